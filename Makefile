@@ -1,0 +1,37 @@
+# The two commands a new user needs:  `make run`  and  `make test`.
+# Each creates the virtualenv (.venv) and installs requirements.txt first when needed.
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.requirements-installed
+ADDR ?= 127.0.0.1:8000
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint format bench clean-venv
+
+help:  ## List the commands.
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+
+$(INSTALLED): requirements.txt bin/bootstrap-venv
+	bin/bootstrap-venv $(VENV)
+
+run: $(INSTALLED)  ## Run the service on the embedded defaults (SQLite under var/, mail to var/mail/).
+	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(ADDR)
+
+test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(INSTALLED)  ## Check style with ruff.
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(INSTALLED)  ## Reformat the code with ruff.
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(INSTALLED)  ## Run the engine benchmark (see BENCHMARKS.md).
+	$(PY) bench/engine.py
+
+clean-venv:  ## Remove the virtualenv.
+	rm -rf $(VENV)

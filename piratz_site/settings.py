@@ -1,0 +1,205 @@
+"""Django settings: everything that varies between machines comes from the environment.
+
+Every variable is documented in README.md ("Configuration"). With nothing set, the
+service runs on a SQLite file under var/, writes emails to files under var/mail/ and
+runs Celery tasks in-process, so `make run` needs no external service.
+"""
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .env import Env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+env = Env()
+
+DEBUG = env.bool("DEBUG", False)
+# A fixed key is only acceptable on a developer's machine; production must set its own.
+SECRET_KEY = env.str("SECRET_KEY", "insecure-dev-key-only-for-DEBUG" if DEBUG else None)
+if not DEBUG and SECRET_KEY.startswith("insecure-dev-key"):
+    raise ImproperlyConfigured("Set SECRET_KEY to a long random value when DEBUG is false.")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+SITE_URL = env.url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https"))
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [SITE_URL])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
+    "accounts",
+    "games",
+    "notifications",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "piratz_site.urls"
+WSGI_APPLICATION = "piratz_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.database("DATABASE_URL", "sqlite:///var/piratz.sqlite3", base_dir=BASE_DIR)
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "accounts:login"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"  # `manage.py collectstatic` fills it for production
+
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a slow game lasts weeks; stay logged in a month
+
+# --- Email ---------------------------------------------------------------------------
+# Django 6.1's MAILERS; the EMAIL_* variables below are this project's environment names.
+EMAIL_BACKEND_PATH = env.str("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+_MAIL_OPTIONS = {
+    "django.core.mail.backends.filebased.EmailBackend": lambda: {
+        "file_path": env.str("EMAIL_FILE_PATH", str(VAR_DIR / "mail")),
+    },
+    "django.core.mail.backends.smtp.EmailBackend": lambda: {
+        "host": env.str("EMAIL_HOST", "localhost"),
+        "port": env.int("EMAIL_PORT", 25, min_value=1),
+        "username": env.str("EMAIL_HOST_USER", ""),
+        "password": env.str("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env.bool("EMAIL_USE_TLS", False),
+        "timeout": env.int("EMAIL_TIMEOUT", 30, min_value=1),
+    },
+}
+MAILERS = {
+    "default": {
+        "BACKEND": EMAIL_BACKEND_PATH,
+        "OPTIONS": _MAIL_OPTIONS.get(EMAIL_BACKEND_PATH, dict)(),
+    }
+}
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "Piratz by mail <piratz@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Celery --------------------------------------------------------------------------
+# Without a broker, tasks run in-process when they are sent: zero-setup local runs.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "cancel-expired-invitations": {
+        "task": "games.tasks.cancel_expired_invitations",
+        "schedule": 15 * 60,
+    },
+    # Retries and emails whose send task was lost; a sweep still queued when the next one
+    # is due is dropped (expires), as the next one does the same work.
+    "send-due-emails": {
+        "task": "notifications.tasks.send_due_emails",
+        "schedule": 60,
+        "options": {"expires": 60},
+    },
+}
+
+# --- Game service ---------------------------------------------------------------------
+# How long an invitation waits for every seat to accept before the game is cancelled.
+INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
+LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
+# Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
+EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
+# Limits that keep the service from being used to spam strangers.
+GAMES_PER_USER_PER_DAY = env.int("GAMES_PER_USER_PER_DAY", 20, min_value=1)
+INVITATIONS_PER_USER_PER_DAY = env.int("INVITATIONS_PER_USER_PER_DAY", 50, min_value=1)
+PENDING_INVITATIONS_PER_ADDRESS = env.int("PENDING_INVITATIONS_PER_ADDRESS", 5, min_value=1)
+LOGIN_LINKS_PER_ADDRESS_PER_HOUR = env.int("LOGIN_LINKS_PER_ADDRESS_PER_HOUR", 5, min_value=1)
+
+# --- REST API ---------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 20,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", "60/min"),
+        "user": env.str("API_THROTTLE_USER", "600/min"),
+        "login_link": env.str("API_THROTTLE_LOGIN_LINK", "10/hour"),
+    },
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Piratz by mail API",
+    "DESCRIPTION": "Play Piratz slowly, by email and over this REST API.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env.str("CACHE_URL", ""),
+    }
+    if env.str("CACHE_URL", "")
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "INFO")},
+}
