@@ -1,0 +1,1 @@
+"""Notifications: the email outbox and the workers that send it."""

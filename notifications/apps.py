@@ -1,0 +1,8 @@
+"""App config for notifications."""
+
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    name = "notifications"
+    verbose_name = "Notifications"

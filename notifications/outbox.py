@@ -1,0 +1,253 @@
+"""Queue emails in the outbox and send them; other apps call only ``queue_email``."""
+
+import logging
+import smtplib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import F
+from django.template import Context
+from django.template.loader import get_template, render_to_string
+from django.utils import timezone
+
+from .models import SENDING_TIMEOUT, OutboundEmail
+
+logger = logging.getLogger(__name__)
+
+Status = OutboundEmail.Status
+STUCK_ERROR = "The worker stopped while sending; the email may or may not have gone out."
+
+
+class SendOutcome(StrEnum):
+    """What one call of ``send_pending_email`` did."""
+
+    SENT = "sent"
+    RETRYING = "retrying"  # transient error: pending again, due after a backoff
+    FAILED = "failed"  # permanent error or last attempt: a moderator must look
+    SKIPPED = "skipped"  # not claimed: already taken, sent, failed, not yet due or gone
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """What one ``send_due_emails`` run did, for logs and the management command."""
+
+    requeued: int = 0
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+
+def queue_email(to: str, template: str, context: dict, *, topic: str = "") -> OutboundEmail:
+    """Render ``templates/emails/<template>/`` for ``to`` and store it; send after commit.
+
+    The three templates are ``subject.txt`` (whitespace collapsed to one line),
+    ``body.txt`` (rendered without HTML escaping) and ``body.html`` (should extend
+    ``emails/base.html``); they see ``context`` plus ``site_url``. The row is written in the
+    caller's transaction and sending is scheduled with ``on_commit``, so a rolled-back
+    change sends nothing. ``topic`` is free text to find related emails, e.g.
+    ``"game:<uuid>"``. A missing template raises ``TemplateDoesNotExist`` here, at the
+    caller; an unusable address is only found when sending and marks the email failed.
+    """
+    subject, body_text, body_html = render_email(template, context)
+    email = OutboundEmail.objects.create(
+        to=to,
+        subject=subject,
+        body_text=body_text,
+        body_html=body_html,
+        template=template,
+        topic=topic,
+    )
+    _schedule_send([email.id])
+    return email
+
+
+def render_email(template: str, context: dict) -> tuple[str, str, str]:
+    """The (subject, plain text, HTML) of ``templates/emails/<template>/`` with ``context``."""
+    context = {**context, "site_url": settings.SITE_URL}
+    subject = " ".join(_render_plain(f"emails/{template}/subject.txt", context).split())
+    max_length = OutboundEmail._meta.get_field("subject").max_length
+    if len(subject) > max_length:
+        subject = subject[: max_length - 1] + "…"
+    body_text = _render_plain(f"emails/{template}/body.txt", context).strip() + "\n"
+    body_html = render_to_string(f"emails/{template}/body.html", context)
+    return subject, body_text, body_html
+
+
+def _render_plain(name: str, context: dict) -> str:
+    # Plain text is not HTML: a player called "Tom & Jerry" must not arrive as "Tom &amp; Jerry".
+    return get_template(name).template.render(Context(context, autoescape=False))
+
+
+def _schedule_send(email_ids: Iterable[int]) -> None:
+    # Imported here: tasks imports this module.
+    from .tasks import send_email
+
+    for email_id in email_ids:
+        # robust: the row is already committed; if the broker is down, the caller's request
+        # must not fail for it; the every-minute sweep sends the email instead.
+        transaction.on_commit(lambda email_id=email_id: send_email.delay(email_id), robust=True)
+
+
+def send_pending_email(email_id: int) -> SendOutcome:
+    """Send the email if it is pending and due, and record the outcome on its row.
+
+    Safe to call any number of times, concurrently too: a guarded UPDATE claims the row, so
+    only one caller sends it and the others get ``SKIPPED``. Send errors never propagate:
+    transient ones (connection, timeouts, temporary SMTP replies, server configuration)
+    leave the email pending with a growing backoff; permanent ones (address or message
+    refused, invalid address) and the ``EMAIL_MAX_ATTEMPTS``-th failure mark it failed.
+    Either way ``last_error`` says why.
+    """
+    claimed_at = timezone.now()
+    claimed = OutboundEmail.objects.filter(
+        id=email_id, status=Status.PENDING, send_after__lte=claimed_at
+    ).update(status=Status.SENDING, claimed_at=claimed_at)
+    if claimed != 1:
+        return SendOutcome.SKIPPED
+    email = OutboundEmail.objects.get(id=email_id)
+
+    try:
+        build_message(email).send()
+    # Any error must be recorded, or the row would sit in "sending" until the sweep; an
+    # unexpected one (a bug in a backend) is retried like a transient one, then fails.
+    except Exception as exc:
+        permanent = is_permanent_error(exc)
+        email.record_failure(
+            f"{type(exc).__name__}: {exc}",
+            timezone.now(),
+            permanent=permanent,
+            max_attempts=settings.EMAIL_MAX_ATTEMPTS,
+        )
+        expected = isinstance(exc, OSError | ValueError)  # smtplib errors are OSErrors
+        # Never log the body (players' hands are secret): the id leads a moderator to it.
+        logger.log(
+            logging.WARNING if expected else logging.ERROR,
+            "Email %s: attempt %d failed (%s), now %s: %s",
+            email.id,
+            email.attempts,
+            "permanent" if permanent else "transient",
+            email.status,
+            email.last_error,
+            exc_info=not expected,
+        )
+    else:
+        email.record_sent(timezone.now())
+    _save_outcome(email, claimed_at)
+
+    if email.status == Status.SENT:
+        return SendOutcome.SENT
+    return SendOutcome.FAILED if email.status == Status.FAILED else SendOutcome.RETRYING
+
+
+def build_message(email: OutboundEmail) -> EmailMultiAlternatives:
+    """The email as Django's mail API sends it: plain text with an HTML alternative."""
+    message = EmailMultiAlternatives(
+        subject=email.subject,
+        body=email.body_text,
+        to=[email.to],
+        # RFC 3834: tells auto-responders (vacation replies) not to answer a robot.
+        headers={"Auto-Submitted": "auto-generated"},
+    )
+    message.attach_alternative(email.body_html, "text/html")
+    return message
+
+
+def is_permanent_error(exc: Exception) -> bool:
+    """Whether sending this email again cannot succeed: its address or content is refused.
+
+    Connection trouble, timeouts, 4xx replies and refusals of our own sender or login are
+    transient: they are fixed on the server side, after which the retries go through.
+    """
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        # A 4xx refusal (mailbox busy, greylisting) may pass later; a 5xx one will not.
+        return not exc.recipients or any(code >= 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPDataError):
+        return exc.smtp_code >= 500
+    if isinstance(exc, OSError):  # every smtplib error, sockets, DNS
+        return False
+    # An unusable address or header (Django's BadHeaderError is a ValueError too).
+    return isinstance(exc, ValueError)
+
+
+def _save_outcome(email: OutboundEmail, claimed_at: datetime) -> None:
+    # Guarded by our claim: if we took so long that the sweep handed the email to another
+    # worker, that worker's outcome wins and ours is only logged.
+    saved = OutboundEmail.objects.filter(
+        id=email.id, status=Status.SENDING, claimed_at=claimed_at
+    ).update(
+        status=email.status,
+        attempts=email.attempts,
+        last_error=email.last_error,
+        send_after=email.send_after,
+        sent_at=email.sent_at,
+    )
+    if saved != 1:
+        logger.warning(
+            "Email %s: outcome %s not saved, the claim from %s was taken back by the sweep",
+            email.id,
+            email.status,
+            claimed_at.isoformat(),
+        )
+
+
+def requeue_stuck_emails(now: datetime) -> int:
+    """Return emails claimed longer than ``SENDING_TIMEOUT`` ago to pending; returns how many.
+
+    Their worker died mid-send, so the email may have gone out: sending is at least once.
+    The lost attempt counts, so an email that kills its worker every time ends up failed
+    instead of looping forever.
+    """
+    # The status condition in each UPDATE keeps concurrent sweeps from counting twice.
+    stuck = OutboundEmail.objects.filter(
+        status=Status.SENDING, claimed_at__lt=now - SENDING_TIMEOUT
+    )
+    last_chance = settings.EMAIL_MAX_ATTEMPTS - 1
+    given_up = stuck.filter(attempts__gte=last_chance).update(
+        status=Status.FAILED, attempts=F("attempts") + 1, last_error=STUCK_ERROR
+    )
+    requeued = stuck.filter(attempts__lt=last_chance).update(
+        status=Status.PENDING, attempts=F("attempts") + 1, last_error=STUCK_ERROR, send_after=now
+    )
+    if given_up or requeued:
+        logger.warning("Outbox: %d stuck emails requeued, %d given up", requeued, given_up)
+    return requeued + given_up
+
+
+def send_due_emails(limit: int | None = None) -> SweepResult:
+    """Requeue stuck emails, then send the due pending ones, oldest due first.
+
+    ``limit`` caps how many are tried in this run (None: all that are due now). Each email
+    is claimed on its own, so concurrent runs and ``send_email`` tasks never send one twice.
+    """
+    now = timezone.now()
+    requeued = requeue_stuck_emails(now)
+    due = (
+        OutboundEmail.objects.filter(status=Status.PENDING, send_after__lte=now)
+        .order_by("send_after", "id")
+        .values_list("id", flat=True)
+    )
+    outcomes = Counter(send_pending_email(email_id) for email_id in list(due[:limit]))
+    return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})
+
+
+def retry_emails_now(email_ids: Iterable[int]) -> int:
+    """Make those of the emails that are failed or pending due now and schedule them.
+
+    Returns how many were. Attempts are kept, so a failed email gets one more attempt (its
+    record stays true); sent emails and those being sent are left alone.
+    """
+    email_ids = list(email_ids)
+    with transaction.atomic():
+        count = OutboundEmail.objects.filter(
+            id__in=email_ids, status__in=[Status.FAILED, Status.PENDING]
+        ).update(status=Status.PENDING, send_after=timezone.now())
+        # Ids that were not updated are skipped by the claim in send_pending_email.
+        _schedule_send(email_ids)
+    return count

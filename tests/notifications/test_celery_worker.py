@@ -1,0 +1,70 @@
+"""End to end: a committed email travels through a real Redis broker to a real Celery worker."""
+
+import threading
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import transaction
+
+from notifications import tasks  # registers the tasks on the app before the worker starts
+from notifications.outbox import queue_email
+from piratz_site.celery import app
+
+from .conftest import TURN_CONTEXT
+
+
+@pytest.fixture
+def celery_worker_on_redis(redis_url):
+    """The project's Celery app on a real Redis broker, with a worker in a thread."""
+    assert tasks.send_email.name in app.tasks
+    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=redis_url, task_always_eager=False)
+    _forget_broker_connections()
+    try:
+        app.control.purge()  # leftovers of an aborted run would name ids of this test's rows
+        with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
+            yield
+    finally:
+        app.conf.update(saved)
+        _forget_broker_connections()
+
+
+def _forget_broker_connections():
+    # The app caches its broker connection pools on first use; another broker URL needs new ones.
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def task_runs():
+    """(task name, ran eagerly?, thread) of every task run during the test."""
+    runs = []
+
+    def record(sender, **kwargs):
+        runs.append((sender.name, bool(sender.request.is_eager), threading.current_thread()))
+
+    task_postrun.connect(record, weak=False)
+    yield runs
+    task_postrun.disconnect(record)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_email_committed_in_a_transaction_is_sent_by_the_worker(
+    celery_worker_on_redis, task_runs, mailoutbox
+):
+    with transaction.atomic():
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT, topic="game:0b5e")
+
+    deadline = time.monotonic() + 20
+    while email.status in ("pending", "sending") and time.monotonic() < deadline:
+        time.sleep(0.1)
+        email.refresh_from_db()
+
+    assert email.status == "sent", email.last_error
+    assert [message.to for message in mailoutbox] == [["anna@example.com"]]
+    assert mailoutbox[0].subject == "Your turn in Skull <Bay> against Anna"
+    # Sent by the worker through the broker, not in-process by an eager task.
+    assert [(name, eager) for name, eager, _ in task_runs] == [(tasks.send_email.name, False)]
+    assert task_runs[0][2] is not threading.main_thread()

@@ -1,0 +1,135 @@
+"""queue_email: rendering, storing in the caller's transaction, sending only after commit."""
+
+import pytest
+from django.db import transaction
+from django.template import TemplateDoesNotExist
+
+import notifications.tasks
+from notifications.models import OutboundEmail
+from notifications.outbox import queue_email
+
+from .conftest import TURN_CONTEXT
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _site_url(settings):
+    settings.SITE_URL = "https://piratz.example"
+
+
+def test_subject_is_one_stripped_line(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks():
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+    assert email.subject == "Your turn in Skull <Bay> against Anna"
+
+
+def test_plain_text_body_is_not_html_escaped_and_sees_site_url(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks():
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+    assert email.body_text == (
+        "Hello Tom & Jerry,\n\nIt is your turn in Skull <Bay>: https://piratz.example/games/0b5e/\n"
+    )
+
+
+def test_html_body_is_escaped_and_wrapped_in_the_base_layout(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks():
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+    assert "<p>Hello Tom &amp; Jerry,</p>" in email.body_html
+    assert '<a href="https://piratz.example/games/0b5e/">' in email.body_html
+    assert "Skull &lt;Bay&gt;" in email.body_html
+    assert "Piratz by mail: Piratz, played slowly." in email.body_html  # from base.html
+
+
+def test_row_records_template_topic_and_waits_as_pending(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks():
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT, topic="game:0b5e")
+    stored = OutboundEmail.objects.get()
+    assert stored.id == email.id
+    assert (stored.to, stored.template, stored.topic) == (
+        "anna@example.com",
+        "test_message",
+        "game:0b5e",
+    )
+    assert (stored.status, stored.attempts, stored.sent_at) == ("pending", 0, None)
+
+
+def test_very_long_subject_is_cut_to_fit(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks():
+        email = queue_email(
+            "anna@example.com", "test_message", {**TURN_CONTEXT, "game_name": "x" * 400}
+        )
+    assert len(email.subject) == 255
+    assert email.subject.endswith("…")
+
+
+def test_missing_template_fails_at_the_caller_and_stores_nothing():
+    with pytest.raises(TemplateDoesNotExist):
+        queue_email("anna@example.com", "no_such_email", {})
+    assert not OutboundEmail.objects.exists()
+
+
+def test_email_is_sent_once_after_commit_and_not_before(
+    mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with transaction.atomic():
+            email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        assert mailoutbox == []  # committed, but on_commit callbacks have not run yet
+
+    assert len(callbacks) == 1
+    assert len(mailoutbox) == 1
+    message = mailoutbox[0]
+    assert message.to == ["anna@example.com"]
+    assert message.subject == "Your turn in Skull <Bay> against Anna"
+    assert message.body == email.body_text
+    assert message.alternatives[0].content == email.body_html
+    assert message.alternatives[0].mimetype == "text/html"
+    assert message.extra_headers["Auto-Submitted"] == "auto-generated"
+    email.refresh_from_db()
+    assert (email.status, email.attempts) == ("sent", 1)
+    assert email.sent_at is not None
+
+
+class GameMoveRejected(Exception):
+    pass
+
+
+def _queue_email_then_reject_the_move():
+    with transaction.atomic():
+        queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        raise GameMoveRejected
+
+
+def test_nothing_is_stored_or_sent_when_the_callers_transaction_rolls_back(
+    mailoutbox, django_capture_on_commit_callbacks
+):
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(GameMoveRejected),
+    ):
+        _queue_email_then_reject_the_move()
+
+    assert callbacks == []
+    assert mailoutbox == []
+    assert not OutboundEmail.objects.exists()
+
+
+def test_unreachable_broker_does_not_fail_the_callers_request(
+    monkeypatch, mailoutbox, django_capture_on_commit_callbacks
+):
+    class BrokerDown:
+        @staticmethod
+        def delay(email_id):
+            raise ConnectionRefusedError("redis is down")
+
+    monkeypatch.setattr(notifications.tasks, "send_email", BrokerDown)
+    with django_capture_on_commit_callbacks(execute=True):
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+
+    # Stays pending for the every-minute sweep.
+    email.refresh_from_db()
+    assert email.status == "pending"
+    assert mailoutbox == []
