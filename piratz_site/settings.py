@@ -120,8 +120,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Celery --------------------------------------------------------------------------
 # Without a broker, tasks run in-process when they are sent: zero-setup local runs.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "")
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# (The in-memory transport is only named so that Celery never goes looking for a broker.)
+CELERY_TASK_ALWAYS_EAGER = not env.str("CELERY_BROKER_URL", "")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "memory://")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
@@ -138,6 +139,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.send_due_emails",
         "schedule": 60,
         "options": {"expires": 60},
+    },
+    "purge-login-links": {
+        "task": "accounts.tasks.purge_login_links",
+        "schedule": 60 * 60,
     },
 }
 

@@ -1,0 +1,1 @@
+"""Accounts: users identified by email, API tokens and passwordless login links."""

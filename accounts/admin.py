@@ -1,0 +1,62 @@
+"""Moderators' admin for users, API keys (never the keys themselves) and login links."""
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+
+from .forms import UserChangeForm, UserCreationForm
+from .models import ApiToken, LoginLink, User
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    """Django's user admin for a user identified by email, without username or password fields."""
+
+    form = UserChangeForm
+    add_form = UserCreationForm
+    list_display = ("email", "display_name", "is_staff", "is_active", "date_joined")
+    list_filter = ("is_staff", "is_superuser", "is_active", "groups")
+    search_fields = ("email", "display_name")
+    ordering = ("email",)
+    readonly_fields = ("last_login", "date_joined")
+    fieldsets = (
+        (None, {"fields": ("email", "display_name", "password")}),
+        (
+            "Permissions",
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        ("Dates", {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("email", "display_name", "is_staff")}),
+    )
+
+
+class _ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that only code creates; moderators may look and delete (revoke), not edit."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(_ReadOnlyAdmin):
+    # key_hash is left out on purpose: keys are issued with `manage.py issue_token` and shown
+    # only then; deleting a row here revokes the key.
+    list_display = ("prefix", "user", "created_at", "last_used_at")
+    fields = ("prefix", "user", "created_at", "last_used_at")
+    search_fields = ("user__email", "prefix")
+    list_select_related = ("user",)
+    ordering = ("-created_at",)
+
+
+@admin.register(LoginLink)
+class LoginLinkAdmin(_ReadOnlyAdmin):
+    # No nonce: the stored hash cannot log anyone in, but there is nothing to see in it either.
+    list_display = ("email", "created_at", "used_at")
+    fields = ("email", "created_at", "used_at")
+    search_fields = ("email",)
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)

@@ -1,0 +1,41 @@
+"""DRF authentication by ``Authorization: Token <key>``, checked against the stored hash."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from .models import ApiToken
+
+# Recording every use would turn each read into a write; once an hour tells moderators enough.
+_LAST_USED_RESOLUTION = timedelta(hours=1)
+
+
+class ApiTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Token"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None  # not ours: let session authentication try
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed(
+                "Send the header as 'Authorization: Token <key>'."
+            )
+        try:
+            key = header[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed("The API key is not valid.") from None
+        token = (
+            ApiToken.objects.select_related("user").filter(key_hash=ApiToken.hash_key(key)).first()
+        )
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("The API key is not valid.")
+        now = timezone.now()
+        if token.last_used_at is None or now - token.last_used_at > _LAST_USED_RESOLUTION:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return token.user, token
+
+    def authenticate_header(self, request) -> str:
+        # Makes DRF answer 401 (with WWW-Authenticate) instead of 403 when credentials are missing.
+        return self.keyword

@@ -1,0 +1,13 @@
+"""The accounts pages, mounted at /accounts/."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("login/", views.login_page, name="login"),
+    path("login/<str:token>/", views.login_link, name="login-link"),
+    path("logout/", views.logout_page, name="logout"),
+]
