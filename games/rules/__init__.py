@@ -1,0 +1,91 @@
+"""Registry of the pure rules engines, one module per game, looked up by game name.
+
+A rules module is plain Python (no Django, database, clock, network or global RNG; a
+test walks this package to enforce it) and exposes:
+
+- ``new_game(players, seed=None, blind=False) -> State``: a fresh game; an int seed
+  makes it reproducible, None shuffles with a cryptographic RNG.
+- ``legal_actions(state, seat) -> list[dict]``: every legal action for that seat,
+  empty when it is not that seat's move.
+- ``apply(state, seat, action) -> State``: the next state; never changes ``state``;
+  raises ``IllegalAction`` for an illegal or malformed action.
+- ``view(state, seat | None) -> dict``: JSON-ready, what that seat (None: a spectator)
+  may see; fresh objects every call.
+- ``timeout_action(state) -> dict``: the action played when the current player's
+  deadline passes.
+- ``dump(state) -> dict`` / ``load(dict) -> State``: the full, secret state as JSON-ready
+  data and back; ``load(dump(s)) == s``.
+- ``IllegalAction``: a ``ValueError`` with a ``.code`` string, and ``ERROR_CODES``
+  (code -> description) listing every code it can carry.
+- ``current_seat(state)`` (None once over), ``is_finished(state)``,
+  ``round_number(state)`` and ``move_effects(before, after, seat, action)`` (what a
+  move revealed and buried, and whether it started a new turn), so the service can run
+  and log a game without knowing its rules.
+
+To add a game, write ``games/rules/<name>/`` with those names and add it to ``RULES``;
+nothing else here or in another game changes.
+"""
+
+from importlib import import_module
+from typing import Protocol
+
+# Game name -> module path. Modules are imported on first use, so one game's import
+# cost (deck loading and the like) is only paid by whoever plays it.
+RULES = {
+    "piratz": "games.rules.piratz",
+}
+
+REQUIRED_NAMES = (
+    "new_game",
+    "legal_actions",
+    "apply",
+    "view",
+    "timeout_action",
+    "dump",
+    "load",
+    "IllegalAction",
+    "ERROR_CODES",
+    "current_seat",
+    "is_finished",
+    "round_number",
+    "move_effects",
+)
+
+
+class RulesModule(Protocol):
+    """The shape of a rules module (for type checkers; see the module docstring)."""
+
+    IllegalAction: type[ValueError]
+    ERROR_CODES: dict[str, str]
+
+    def new_game(self, players: int, seed: int | None = None, blind: bool = False): ...
+    def legal_actions(self, state, seat: int) -> list[dict]: ...
+    def apply(self, state, seat: int, action: dict): ...
+    def view(self, state, seat: int | None) -> dict: ...
+    def timeout_action(self, state) -> dict: ...
+    def dump(self, state) -> dict: ...
+    def load(self, data: dict): ...
+    def current_seat(self, state) -> int | None: ...
+    def is_finished(self, state) -> bool: ...
+    def round_number(self, state) -> int: ...
+    def move_effects(self, before, after, seat: int, action: dict) -> dict: ...
+
+
+class UnknownGame(LookupError):
+    """No rules module is registered under that name."""
+
+
+def available_games():
+    """The registered game names, sorted."""
+    return sorted(RULES)
+
+
+def get_rules(name) -> RulesModule:
+    """Return the rules module registered as ``name`` (e.g. ``"piratz"``).
+
+    Raises :class:`UnknownGame` (a ``LookupError``) naming the games that do exist.
+    """
+    path = RULES.get(name) if isinstance(name, str) else None
+    if path is None:
+        raise UnknownGame(f"no rules for game {name!r}; available: {', '.join(available_games())}")
+    return import_module(path)

@@ -1,0 +1,52 @@
+"""Piratz (Igel Spiele, 2-4 players) as a pure rules engine: the CONTRACT section 1 entry points.
+
+Pure Python: no Django, database, clock, network or global RNG; a game is a ``State``
+value moved on by ``apply``. See /work/shared/rules/PIRATZ.md for rules P1-P25 (P25,
+abandonment, is the service's job).
+"""
+
+from .deck import TREASURES, DeckError
+from .effects import move_effects
+from .engine import (
+    apply,
+    card,
+    current_phase,
+    current_seat,
+    is_finished,
+    legal_actions,
+    new_game,
+    revealed_card,
+    round_number,
+)
+from .errors import ERROR_CODES, IllegalAction
+from .scoring import result, scores
+from .state import State, dump, load
+from .timeout import timeout_action
+from .view import view
+
+GAME = "piratz"
+
+__all__ = [
+    "ERROR_CODES",
+    "GAME",
+    "TREASURES",
+    "DeckError",
+    "IllegalAction",
+    "State",
+    "apply",
+    "card",
+    "current_phase",
+    "current_seat",
+    "dump",
+    "is_finished",
+    "legal_actions",
+    "load",
+    "move_effects",
+    "new_game",
+    "result",
+    "revealed_card",
+    "round_number",
+    "scores",
+    "timeout_action",
+    "view",
+]
