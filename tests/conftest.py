@@ -6,6 +6,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from accounts.models import User
+from games.models import Game
+from tests.factories import make_user, start_game
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
@@ -39,3 +43,49 @@ def redis_url() -> str:
             pytest.fail(f"Redis at {url} is not reachable in CI")
         pytest.skip(f"Redis at {url} is not reachable")
     return url
+
+
+# --- People ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def anna(db) -> User:
+    """The host: creates games and sits in seat 0."""
+    return make_user("anna@example.com", display_name="Anna")
+
+
+@pytest.fixture
+def bert(db) -> User:
+    return make_user("bert@example.com", display_name="Bert")
+
+
+@pytest.fixture
+def carla(db) -> User:
+    return make_user("carla@example.com")
+
+
+@pytest.fixture
+def dirk(db) -> User:
+    return make_user("dirk@example.com")
+
+
+@pytest.fixture
+def outsider(db) -> User:
+    """Somebody with an account who is not seated at the game."""
+    return make_user("olga@example.com")
+
+
+@pytest.fixture
+def moderator(db) -> User:
+    return make_user("mod@example.com", is_staff=True)
+
+
+@pytest.fixture
+def players(anna, bert, carla, dirk) -> list[User]:
+    return [anna, bert, carla, dirk]
+
+
+@pytest.fixture
+def game(anna, bert, carla) -> Game:
+    """An active 3-player game, seed 7: Anna (seat 0) is to move."""
+    return start_game([anna, bert, carla])

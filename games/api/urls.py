@@ -1,0 +1,16 @@
+"""URLs of the games REST API, mounted at /api/."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games.api import views
+
+urlpatterns = [
+    path("games/", views.GameListCreateView.as_view(), name="api-games"),
+    path("games/<uuid:game_id>/", views.game_detail, name="api-game"),
+    path("games/<uuid:game_id>/accept/", views.accept_invitation, name="api-game-accept"),
+    path("games/<uuid:game_id>/decline/", views.decline_invitation, name="api-game-decline"),
+    path("games/<uuid:game_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

@@ -1,0 +1,163 @@
+"""Games API views: parse the request, check access, call the service, serialise."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import status
+from rest_framework.decorators import api_view
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+
+from games import services
+from games.api.errors import ApiError
+from games.api.serializers import (
+    ErrorSerializer,
+    GameCreateSerializer,
+    GameSerializer,
+    MoveLogSerializer,
+    MoveRequestSerializer,
+)
+from games.models import Move
+
+# Each service error code answers with one HTTP status (CONTRACT.md section 2).
+_STATUS = {
+    "invalid": 400,
+    "illegal_action": 400,
+    "not_found": 404,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_not_active": 409,
+    "throttled": 429,
+}
+_ERRORS = {code: OpenApiResponse(ErrorSerializer, description=f"code: {code}") for code in _STATUS}
+
+
+def _refused(error: services.GameError) -> ApiError:
+    return ApiError(_STATUS[error.code], error.code, error.detail)
+
+
+def _game_response(request, game, status_code=status.HTTP_200_OK) -> Response:
+    # Re-read with seats prefetched: one query for seats and users, whatever the caller did.
+    game = services.games_visible_to(request.user).get(id=game.id)
+    return Response(GameSerializer(game, context={"viewer": request.user}).data, status=status_code)
+
+
+def _validated(serializer_class, request):
+    if not isinstance(request.data, dict):
+        raise ApiError(400, "invalid", "The body must be a JSON object.")
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer
+
+
+@extend_schema_view(
+    get=extend_schema(summary="Your games, newest first", responses=GameSerializer(many=True)),
+)
+class GameListCreateView(ListAPIView):
+    serializer_class = GameSerializer
+
+    def get_queryset(self):
+        return (
+            services.games_visible_to(self.request.user)
+            .filter(seats__user=self.request.user)
+            .order_by("-created_at")
+        )
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "viewer": self.request.user}
+
+    @extend_schema(
+        summary="Create a game and invite the other players",
+        request=GameCreateSerializer,
+        responses={201: GameSerializer, 400: _ERRORS["invalid"], 429: _ERRORS["throttled"]},
+    )
+    def post(self, request):
+        data = _validated(GameCreateSerializer, request).validated_data
+        try:
+            game = services.do_create_game(
+                request.user,
+                data["players"],
+                game=data["game"],
+                turn_hours=data["turn_hours"],
+                blind=data["blind"],
+            )
+        except services.GameError as error:
+            raise _refused(error) from None
+        return _game_response(request, game, status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    summary="One game, as you may see it",
+    responses={200: GameSerializer, 404: _ERRORS["not_found"]},
+)
+@api_view(["GET"])
+def game_detail(request, game_id):
+    try:
+        game = services.get_visible_game(request.user, game_id)
+    except services.GameError as error:
+        raise _refused(error) from None
+    return Response(GameSerializer(game, context={"viewer": request.user}).data)
+
+
+def _invitation_answer(service_call):
+    @extend_schema(
+        request=None,
+        responses={200: GameSerializer, 404: _ERRORS["not_found"], 409: _ERRORS["game_not_active"]},
+    )
+    @api_view(["POST"])
+    def view(request, game_id):
+        try:
+            game = service_call(game_id, request.user)
+        except services.GameError as error:
+            raise _refused(error) from None
+        return _game_response(request, game)
+
+    return view
+
+
+accept_invitation = extend_schema(summary="Accept your seat; the game starts when all have")(
+    _invitation_answer(services.do_accept_invitation)
+)
+decline_invitation = extend_schema(summary="Decline your seat; the game is cancelled")(
+    _invitation_answer(services.do_decline_invitation)
+)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="The public log of moves, oldest first", responses=MoveLogSerializer(many=True)
+    ),
+    post=extend_schema(
+        summary="Play a move chosen from game version `version`",
+        request=MoveRequestSerializer,
+        responses={
+            200: GameSerializer,
+            **{_STATUS[c]: _ERRORS[c] for c in ("invalid", "not_found")},
+            409: OpenApiResponse(
+                ErrorSerializer, description="not_your_turn, stale_version or game_not_active"
+            ),
+        },
+    ),
+)
+class MoveView(ListAPIView):
+    serializer_class = MoveLogSerializer
+    pagination_class = (
+        None  # a game has at most a few hundred moves: one page is simpler for clients
+    )
+
+    def list(self, request, game_id):
+        try:
+            game = services.get_visible_game(request.user, game_id)
+        except services.GameError as error:
+            raise _refused(error) from None
+        moves = Move.objects.filter(game=game).order_by("number")
+        entries = [move.public_entry(game.rules) for move in moves]
+        return Response(MoveLogSerializer(entries, many=True).data)
+
+    def post(self, request, game_id):
+        move = _validated(MoveRequestSerializer, request)
+        try:
+            outcome = services.do_play_move(
+                game_id, request.user, move.validated_data["version"], move.to_action()
+            )
+        except services.GameError as error:
+            raise _refused(error) from None
+        return _game_response(request, outcome.game)

@@ -1,0 +1,195 @@
+"""Game records: the game row with its secret engine state, seats, the move log and burials.
+
+These models hold data and derived questions about it; every change to a game goes
+through ``games.services`` (which locks the row, checks the version and logs the move).
+"""
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.rules import get_rules
+
+
+class GameStatus(models.TextChoices):
+    INVITED = "invited", "waiting for acceptances"
+    ACTIVE = "active", "active"
+    FINISHED = "finished", "finished"
+    CANCELLED = "cancelled", "cancelled"
+    ABORTED = "aborted", "aborted"
+
+
+class EndReason(models.TextChoices):
+    NONE = "", "—"
+    DECLINED = "declined", "an invitee declined"
+    EXPIRED = "expired", "not accepted in time"
+    ABANDONED = "abandoned", "every move of a round was automatic"
+    MODERATOR = "moderator", "aborted by a moderator"
+
+
+class Game(models.Model):
+    """One game of one rules module, from invitation to its end.
+
+    ``state`` is the engine's full ``dump`` and is SECRET (it holds the draw order):
+    it must only ever leave the server through the engine's ``view``.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=30, default="piratz", help_text="The rules module.")
+    status = models.CharField(
+        max_length=12, choices=GameStatus.choices, default=GameStatus.INVITED, db_index=True
+    )
+    end_reason = models.CharField(max_length=12, choices=EndReason.choices, blank=True, default="")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
+    )
+    turn_hours = models.PositiveSmallIntegerField(default=72)
+    blind = models.BooleanField(default=False)
+
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, editable=False)
+
+    invitation_expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The deadline sweep asks "which active games have a passed deadline?".
+            models.Index(
+                fields=["deadline"],
+                name="game_active_deadline",
+                condition=Q(status="active"),
+            ),
+            # The invitation sweep asks "which invited games have expired?".
+            models.Index(
+                fields=["invitation_expires_at"],
+                name="game_invited_expiry",
+                condition=Q(status="invited"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {str(self.id)[:8]} ({self.status})"
+
+    @property
+    def rules(self):
+        """The rules module that plays this game (see ``games.rules``)."""
+        return get_rules(self.game)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == GameStatus.ACTIVE
+
+    def load_state(self):
+        """The engine state, or None before the game starts."""
+        return None if self.state is None else self.rules.load(self.state)
+
+    def turn_length(self) -> timedelta:
+        return timedelta(hours=self.turn_hours)
+
+
+class Seat(models.Model):
+    """A player's place at a game; ``seat`` is the turn order (0 starts)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_number"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.game_id}: {self.user}"
+
+    @property
+    def accepted(self) -> bool:
+        return self.accepted_at is not None
+
+
+class Actor(models.TextChoices):
+    PLAYER = "player", "player"
+    SERVICE = "service", "service (deadline passed)"
+    MODERATOR = "moderator", "moderator"
+
+
+class Move(models.Model):
+    """One applied move; ``number`` is the game version the move produced (1, 2, …)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # The id, not the card: the card dict is rebuilt from the deck when read, in rules P1
+    # key order, which a jsonb column would not keep.
+    revealed = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The id of the card a reveal turned up."
+    )
+    automatic = models.BooleanField(default=False)
+    actor = models.CharField(max_length=10, choices=Actor.choices, default=Actor.PLAYER)
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who submitted it: the player, or the moderator who forced it.",
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            # The version check already serialises moves; this makes a lost race impossible
+            # to store even if some future code path forgot to lock the game row.
+            models.UniqueConstraint(fields=["game", "number"], name="move_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.number} of {self.game_id}: seat {self.seat} {self.action}"
+
+    def public_entry(self, rules) -> dict:
+        """The log entry as CONTRACT.md shows it to players (``rules``: the game's module)."""
+        return {
+            "number": self.number,
+            "seat": self.seat,
+            "action": self.action,
+            "revealed": None if self.revealed is None else rules.card(self.revealed),
+            "automatic": self.automatic,
+            "at": self.at,
+        }
+
+
+class BuriedCard(models.Model):
+    """A card a player buried under their spade (rules P13), one row per burial."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="burials")
+    move = models.OneToOneField(Move, on_delete=models.CASCADE, related_name="burial")
+    round = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    card = models.PositiveSmallIntegerField(help_text="The card's id in the deck.")
+
+    class Meta:
+        ordering = ["game", "move__number"]
+
+    def __str__(self) -> str:
+        return f"card {self.card} buried by seat {self.seat} in round {self.round}"

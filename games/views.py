@@ -1,0 +1,52 @@
+"""Pages players reach from their email: the home page and invitations."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from games import services
+from games.models import GameStatus
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """What the service is, and (when logged in) the visitor's games."""
+    games = []
+    if request.user.is_authenticated:
+        games = services.games_visible_to(request.user).filter(seats__user=request.user)[:50]
+    return render(request, "games/home.html", {"games": games})
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """An emailed invitation: GET only shows it (mail scanners fetch links); POST answers it.
+
+    The signed token is the proof that the visitor received the invitation, so no
+    login is needed to accept or decline.
+    """
+    try:
+        game, seat = services.read_invitation_token(token)
+    except services.GameError as error:
+        return render(request, "games/invitation_invalid.html", {"error": error}, status=404)
+
+    error = None
+    if request.method == "POST":
+        decision = request.POST.get("decision")
+        try:
+            if decision == "accept":
+                game = services.do_accept_invitation(game.id, seat.user)
+            elif decision == "decline":
+                game = services.do_decline_invitation(game.id, seat.user)
+            else:
+                error = "Choose accept or decline."
+        except services.GameError as refused:
+            error = refused.detail
+        seat.refresh_from_db()
+
+    context = {
+        "game": game,
+        "seat": seat,
+        "seats": game.seats.select_related("user"),
+        "error": error,
+        "can_answer": game.status == GameStatus.INVITED and not seat.accepted,
+    }
+    return render(request, "games/invitation.html", context, status=400 if error else 200)

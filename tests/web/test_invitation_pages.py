@@ -1,0 +1,80 @@
+"""The emailed invitation link: GET only shows, POST accepts or declines."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Game, GameStatus, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def invited(anna, bert, carla, mailoutbox, django_capture_on_commit_callbacks):
+    """A game Anna created for Bert and Carla, and the links their emails carry."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.do_create_game(anna, [anna.email, bert.email, carla.email])
+    links = {}
+    for email in mailoutbox:
+        match = re.search(r"https?://\S+(/invitations/[^/\s]+/)", email.body)
+        links[email.to[0]] = match.group(1)
+    return game, links
+
+
+def test_opening_the_link_changes_nothing(invited, bert):
+    game, links = invited
+    response = Client().get(links[bert.email])
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Anna invites you to Piratz" in page
+    assert "Accept" in page and "Decline" in page
+    assert Seat.objects.get(game=game, user=bert).accepted_at is None
+
+
+def test_accepting_through_the_page(invited, bert, carla):
+    game, links = invited
+    response = Client().post(links[bert.email], {"decision": "accept"})
+    assert response.status_code == 200
+    assert "You have accepted" in response.content.decode()
+    Client().post(links[carla.email], {"decision": "accept"})
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+
+
+def test_declining_through_the_page(invited, carla):
+    game, links = invited
+    response = Client().post(links[carla.email], {"decision": "decline"})
+    assert "cancelled" in response.content.decode()
+    assert Game.objects.get(id=game.id).status == GameStatus.CANCELLED
+
+
+def test_a_decision_is_required(invited, bert):
+    game, links = invited
+    response = Client().post(links[bert.email], {"decision": "maybe"})
+    assert response.status_code == 400
+    assert "Choose accept or decline" in response.content.decode()
+    assert Seat.objects.get(game=game, user=bert).accepted_at is None
+
+
+def test_answering_a_cancelled_game_explains(invited, bert, carla):
+    _game, links = invited
+    Client().post(links[carla.email], {"decision": "decline"})
+    response = Client().post(links[bert.email], {"decision": "accept"})
+    assert response.status_code == 400
+    assert "cancelled" in response.content.decode()
+
+
+def test_tampered_link_is_refused(invited, bert):
+    _game, links = invited
+    response = Client().get(links[bert.email].replace(":", "x", 1) + "")
+    assert response.status_code == 404
+    assert "does not work" in response.content.decode()
+
+
+def test_post_needs_csrf_token(invited, bert):
+    game, links = invited
+    response = Client(enforce_csrf_checks=True).post(links[bert.email], {"decision": "accept"})
+    assert response.status_code == 403
+    assert Seat.objects.get(game=game, user=bert).accepted_at is None
