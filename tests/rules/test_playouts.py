@@ -146,7 +146,7 @@ def check_result(state):
     assert result["winners"] == [s for s, score in enumerate(scores) if score == max(scores)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     players=st.sampled_from([2, 3, 4]),
     seed=st.integers(min_value=0, max_value=2**64),

@@ -42,10 +42,18 @@ def test_p3_twelve_cubes_with_the_printed_values():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_p4_p8_every_player_holds_a_spade_and_everything_starts_empty(players):
-    state = piratz.new_game(players, seed=5)
-    view = piratz.view(state, None)
+def test_p4_every_player_has_one_spade(players):
+    view = piratz.view(piratz.new_game(players, seed=5), None)
     assert view["spades"] == [True] * players
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_p8_spades_held_and_row_buried_discard_and_collections_empty(players):
+    state = piratz.new_game(players, seed=5)
+    assert state.spades == (True,) * players
+    assert (state.face_up, state.buried, state.discard) == ((), (), ())
+    assert state.collected == ((),) * players
+    view = piratz.view(state, None)
     assert view["face_up"] == [] and view["buried"] == [] and view["discard_pile"] == 0
     assert view["collected"] == [{"count": 0, "cards": []}] * players
 

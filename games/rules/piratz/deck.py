@@ -25,11 +25,13 @@ class Deck:
 
     The tables exist so that the hot paths (apply, legal_actions, view) never
     walk a card's treasure dict: ``items[id]`` is a tuple of six counts in P1
-    order, ``shows[t]`` the frozenset of ids showing type index ``t``.
+    order, ``total[id]`` their sum, ``rat[id]``/``skull[id]`` bools, ``shows[t]`` the
+    frozenset of ids showing type index ``t``; ``card(id)`` builds a fresh card dict.
     """
 
     __slots__ = (
         "_treasures",
+        "card",
         "ids",
         "ids_without_skulls",
         "items",
@@ -65,15 +67,17 @@ class Deck:
         self.shows = tuple(
             frozenset(cid for cid in self.ids if self.items[cid][t]) for t in range(len(TREASURES))
         )
+        self.card = _card_builder(self._treasures, self.rat, self.skull)
 
-    def card(self, cid):
+
+def _card_builder(treasures, rat, skull):
+    # A closure over plain tuples: views build up to 50 card dicts per call, and this
+    # skips the attribute lookups a method would pay for each one.
+    def card(cid):
         """Return a fresh card dict (CONTRACT shape) for card ``cid``; callers may mutate it."""
-        return {
-            "id": cid,
-            "treasures": self._treasures[cid].copy(),
-            "rat": self.rat[cid],
-            "skull": self.skull[cid],
-        }
+        return {"id": cid, "treasures": treasures[cid].copy(), "rat": rat[cid], "skull": skull[cid]}
+
+    return card
 
 
 def _fail(message):
