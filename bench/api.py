@@ -1,0 +1,830 @@
+"""HTTP benchmark of the games API: gunicorn on a fresh PostgreSQL, games played concurrently.
+
+Steps: (re)create the bench database, migrate, create players, API keys and active games
+in-process, count SQL queries per request in-process (Django test client), start gunicorn,
+play every game to its end over real HTTP on 127.0.0.1 from a thread pool (one thread
+drives one game, so there are no genuine races), print the numbers, stop gunicorn and drop
+the database. See BENCHMARKS.md ("API") for results. Only the standard library speaks HTTP.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib.metadata import version as package_version
+from math import ceil
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.simulation import choose_action  # noqa: E402  (pure: needs no Django settings)
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/piratz_bench"
+HOST = "127.0.0.1"  # the benchmark only ever talks to the gunicorn it started
+# Bounds so that a bug (a game that never ends, a server that keeps refusing) cannot spin.
+MAX_MOVES_PER_GAME = 5_000
+MAX_ERRORS_PER_GAME = 20
+REQUEST_TIMEOUT = 30
+
+
+class BenchError(RuntimeError):
+    """The benchmark cannot run; the message says why and what to check."""
+
+
+# --- The bench database ----------------------------------------------------------------------
+
+
+def checked_database_url(url: str) -> tuple[str, str]:
+    """The URL and database name, refusing anything but a plain, droppable PostgreSQL db.
+
+    The database is dropped and recreated, so names of databases that other things rely
+    on (``postgres``, templates) are refused, and the name must be a plain identifier.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise BenchError(f"--database-url must be a postgres:// URL, not {url!r}")
+    name = parts.path.strip("/")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,62}", name):
+        raise BenchError(f"the database name {name!r} must be a plain identifier")
+    if name in ("postgres", "template0", "template1"):
+        raise BenchError(f"refusing to drop and recreate the {name!r} database")
+    return url, name
+
+
+def admin_connection(url: str):
+    """An autocommit connection to the server's ``postgres`` database (CREATE/DROP DATABASE)."""
+    import psycopg
+
+    parts = urlsplit(url)
+    admin_url = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        return psycopg.connect(admin_url, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as error:
+        where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+        raise BenchError(
+            f"PostgreSQL is not reachable at {where} as {parts.username or 'the current user'}"
+            f" (is it running? is --database-url right?):\n{error}"
+        ) from None
+
+
+def recreate_database(url: str, name: str) -> str:
+    """Drop and create the bench database; return the server's version string."""
+    from psycopg import sql
+
+    with admin_connection(url) as connection:
+        server_version = connection.execute("SHOW server_version").fetchone()[0]
+        drop_database(connection, name)
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return server_version
+
+
+def drop_database(connection, name: str) -> None:
+    from psycopg import sql
+
+    # FORCE (PostgreSQL 13+) ends sessions a killed run may have left behind.
+    force = sql.SQL(" WITH (FORCE)") if connection.info.server_version >= 130000 else sql.SQL("")
+    connection.execute(sql.SQL("DROP DATABASE IF EXISTS {}{}").format(sql.Identifier(name), force))
+
+
+# --- Django in this process -------------------------------------------------------------------
+
+
+def django_environment(database_url: str) -> dict[str, str]:
+    """The environment for gunicorn, ``manage.py`` and the in-process Django alike."""
+    secret = os.environ.get("SECRET_KEY", "")
+    if len(secret) < 32 or secret.startswith("insecure-dev-key"):
+        secret = secrets.token_urlsafe(50)
+    inherited = dict(os.environ)
+    # No broker: Celery tasks (the invitation emails) run in-process, and mail goes nowhere.
+    # (Removed, not emptied: Celery itself reads the variable and would look for AMQP.)
+    inherited.pop("CELERY_BROKER_URL", None)
+    return {
+        **inherited,
+        "DJANGO_SETTINGS_MODULE": "piratz_site.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secret,
+        "DATABASE_URL": database_url,
+        "ALLOWED_HOSTS": f"{HOST},localhost",
+        "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+        # The throttle stays on (its cost is real) but must never refuse the benchmark.
+        "API_THROTTLE_USER": "1000000/min",
+        "API_THROTTLE_ANON": "1000000/min",
+        "LOG_LEVEL": "ERROR",
+        # WhiteNoise warns in every worker that collectstatic has not run; the API needs none.
+        "PYTHONWARNINGS": "ignore:No directory at",
+    }
+
+
+def migrate(env: dict[str, str], timeout: float) -> None:
+    command = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
+    completed = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if completed.returncode != 0:
+        raise BenchError(f"manage.py migrate failed:\n{completed.stderr[-3000:]}")
+
+
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    # WhiteNoise warns that collectstatic has not run; the API serves no static files.
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
+    import django
+
+    django.setup()
+
+
+@dataclass(frozen=True)
+class BenchGame:
+    """An active game and each seat's API key (index = seat)."""
+
+    id: str
+    keys: tuple[str, ...]
+
+
+def create_games(count: int, players: int, label: str) -> list[BenchGame]:
+    """``count`` active games, each with its own ``players`` new users (no daily caps hit)."""
+    from accounts.models import ApiToken, User
+    from games import services
+
+    games = []
+    for number in range(count):
+        users = [
+            User.objects.create_user(f"{label}-{number}-{seat}@bench.invalid")
+            for seat in range(players)
+        ]
+        game = services.do_create_game(users[0], [user.email for user in users])
+        for user in users[1:]:
+            services.do_accept_invitation(game.id, user)
+        games.append(BenchGame(str(game.id), tuple(ApiToken.issue(user) for user in users)))
+    return games
+
+
+# --- In-process measurement: SQL queries and where the time goes ------------------------------
+
+
+class QueryRecorder:
+    """A ``connection.execute_wrapper``: counts and times every statement sent to the DB."""
+
+    def __init__(self):
+        self.statements: list[tuple[str, float]] = []
+
+    def __call__(self, execute, sql, params, many, context):
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.statements.append((sql, time.perf_counter() - start))
+
+    def take(self) -> list[tuple[str, float]]:
+        taken, self.statements = self.statements, []
+        return taken
+
+
+class EngineTimer:
+    """Times the rules engine's entry points the service and serializer call, while active.
+
+    The service reaches the engine as ``game.rules.<name>`` (an attribute lookup on the
+    module at call time), so replacing the module attributes sees every call.
+    """
+
+    NAMES = ("load", "apply", "dump", "view", "move_effects")
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.recording = False  # set around the requests whose engine time is wanted
+        self.seconds = Counter()
+        self.calls = Counter()
+        self._originals = {}
+
+    def __enter__(self):
+        for name in self.NAMES:
+            original = getattr(self.rules, name)
+            self._originals[name] = original
+            setattr(self.rules, name, self._timed(name, original))
+        return self
+
+    def __exit__(self, *exc_info):
+        for name, original in self._originals.items():
+            setattr(self.rules, name, original)
+
+    def _timed(self, name, function):
+        def timed(*args, **kwargs):
+            if not self.recording:
+                return function(*args, **kwargs)
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds[name] += time.perf_counter() - start
+                self.calls[name] += 1
+
+        return timed
+
+
+@dataclass
+class InProcessReport:
+    move_queries: list[int] = field(default_factory=list)
+    detail_queries: list[int] = field(default_factory=list)
+    list_queries: int = 0
+    move_seconds: list[float] = field(default_factory=list)
+    move_db_seconds: list[float] = field(default_factory=list)
+    engine_seconds: Counter = field(default_factory=Counter)
+    engine_calls: Counter = field(default_factory=Counter)
+    typical_move_sql: list[str] = field(default_factory=list)
+    state_bytes: int = 0
+    response_bytes: list[int] = field(default_factory=list)
+
+
+def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, profile: bool):
+    """Play ``game`` to its end through Django's test client, recording queries and time.
+
+    Each player first makes one GET so that the once-an-hour "key last used" UPDATE is
+    not counted against a move. Returns an ``InProcessReport``.
+    """
+    from django.db import connection
+    from django.test import Client
+
+    from games.models import Game
+    from games.rules import piratz
+
+    clients = [
+        Client(SERVER_NAME=HOST, headers={"Authorization": f"Token {key}"}) for key in game.keys
+    ]
+    for client in clients:
+        client.get("/api/games/")
+    report = InProcessReport()
+    recorder = QueryRecorder()
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    detail = f"/api/games/{game.id}/"
+    with connection.execute_wrapper(recorder), EngineTimer(piratz) as engine:
+        body = clients[0].get(detail).json()
+        recorder.take()
+        mover = body["state"]["current_seat"]
+        while body["status"] == "active" and len(report.move_queries) < MAX_MOVES_PER_GAME:
+            action = choose_action(body["state"]["legal_actions"], rng, reveal_bias)
+            engine.recording = True
+            if profiler:
+                profiler.enable()
+            start = time.perf_counter()
+            response = clients[mover].post(
+                f"{detail}moves/",
+                {"version": body["version"], **action},
+                content_type="application/json",
+            )
+            report.move_seconds.append(time.perf_counter() - start)
+            if profiler:
+                profiler.disable()
+            engine.recording = False
+            statements = recorder.take()
+            if response.status_code != 200:
+                raise BenchError(f"in-process move refused: {response.status_code}")
+            report.move_queries.append(len(statements))
+            report.move_db_seconds.append(sum(seconds for _, seconds in statements))
+            report.response_bytes.append(len(response.content))
+            if not report.typical_move_sql and action.get("bury") is not None:
+                report.typical_move_sql = [sql for sql, _ in statements]
+            body = response.json()
+            following = body["state"]["current_seat"]
+            if body["status"] == "active" and following != mover:
+                mover = following
+                body = clients[mover].get(detail).json()
+                report.detail_queries.append(len(recorder.take()))
+        clients[0].get("/api/games/")
+        report.list_queries = len(recorder.take())
+    report.engine_seconds, report.engine_calls = engine.seconds, engine.calls
+    report.state_bytes = len(json.dumps(Game.objects.get(id=game.id).state))
+    if profiler:
+        import pstats
+
+        print("\ncProfile of the in-process move POSTs (top 25 by cumulative time):")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(25)
+    return report
+
+
+# --- gunicorn ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+class Gunicorn:
+    """gunicorn as a child process in its own session, always stopped by ``stop``."""
+
+    def __init__(self, env, *, workers: int, threads: int, worker_class: str):
+        self.env, self.workers, self.threads = env, workers, threads
+        self.worker_class = worker_class
+        self.port = free_port()
+        self.process = None
+        # Read after stop() for the error report; the OS deletes it when the script ends.
+        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
+
+    def start(self, timeout: float = 30) -> None:
+        command = [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "piratz_site.wsgi",
+            "--bind",
+            f"{HOST}:{self.port}",
+            "--workers",
+            str(self.workers),
+            "--worker-class",
+            self.worker_class,
+            "--threads",
+            str(self.threads),
+            "--keep-alive",
+            "10",
+            # Import Django once in the master, before the readiness check: the workers
+            # then serve at once, and no worker's start-up is timed as serving.
+            "--preload",
+            "--log-level",
+            "warning",
+        ]
+        # Own session: a Ctrl-C in the terminal reaches only this script, which then
+        # stops gunicorn in order (and a killpg can never reach anything else).
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise BenchError(f"gunicorn exited at start:\n{self.log_tail()}")
+            try:
+                connection = http.client.HTTPConnection(HOST, self.port, timeout=2)
+                connection.request("GET", "/api/games/")
+                connection.getresponse().read()  # any answer (401) means it serves
+                connection.close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise BenchError(f"gunicorn did not answer within {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-3000:]
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()  # SIGTERM: gunicorn's graceful shutdown
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=5)
+
+
+# --- Playing over HTTP ------------------------------------------------------------------------
+
+
+class ApiConnection:
+    """One keep-alive HTTP connection to the bench server, used by one thread."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.connection = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+
+    def request(self, method: str, path: str, key: str, body: dict | None = None):
+        """Send one request; return (status, parsed JSON body, seconds taken).
+
+        A keep-alive connection the server has closed is reopened and the request sent
+        once more; for a move that is safe, as the service answers a repeated move
+        (same version and action) with the game instead of playing it twice.
+        """
+        payload = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Token {key}", "Accept": "application/json"}
+        if payload is not None:
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            start = time.perf_counter()
+            try:
+                self.connection.request(method, path, body=payload, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+            except (http.client.HTTPException, ConnectionError):
+                self.connection.close()
+                self.connection = http.client.HTTPConnection(
+                    HOST, self.port, timeout=REQUEST_TIMEOUT
+                )
+                if attempt == 2:
+                    raise
+                continue
+            seconds = time.perf_counter() - start
+            parsed = json.loads(data) if data else None
+            return response.status, parsed, seconds
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@dataclass
+class GameRun:
+    moves: int = 0
+    finished: bool = False
+    post_seconds: list[float] = field(default_factory=list)
+    get_seconds: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+
+
+def play_over_http(game, port, seed, reveal_bias, deadline, stop: threading.Event) -> GameRun:
+    """Play ``game`` to its end: POST each move as the player to move, using the POST's
+    answer for the next move, and GET the game only when the turn passes to another player
+    (they need their own view for their legal actions). Stops early at ``deadline``
+    (``time.monotonic``), on ``stop``, or after too many errors.
+    """
+    rng = random.Random(seed)
+    run = GameRun()
+    api = ApiConnection(port)
+    detail = f"/api/games/{game.id}/"
+
+    def fetch(seat):
+        status, body, seconds = api.request("GET", detail, game.keys[seat])
+        run.get_seconds.append(seconds)
+        if status != 200:
+            run.errors[f"GET {status}"] += 1
+            return None
+        return body
+
+    try:
+        mover = 0  # rules P5: seat 0 starts; the answer says who is really to move
+        body = fetch(mover)
+        if body is not None and body["state"]["current_seat"] != mover:
+            mover = body["state"]["current_seat"]
+            body = fetch(mover)
+        while body is not None and body["status"] == "active":
+            if stop.is_set() or time.monotonic() > deadline or run.moves >= MAX_MOVES_PER_GAME:
+                break
+            if sum(run.errors.values()) >= MAX_ERRORS_PER_GAME:
+                break
+            action = choose_action(body["state"]["legal_actions"], rng, reveal_bias)
+            status, answer, seconds = api.request(
+                "POST", f"{detail}moves/", game.keys[mover], {"version": body["version"], **action}
+            )
+            run.post_seconds.append(seconds)
+            if status != 200:
+                run.errors[f"POST {status} {(answer or {}).get('code', '')}".strip()] += 1
+                body = fetch(mover)  # start again from the game as it now is
+                if body is not None and body["status"] == "active":
+                    mover = body["state"]["current_seat"]
+                    body = fetch(mover)
+                continue
+            run.moves += 1
+            body = answer
+            following = body["state"]["current_seat"]
+            if body["status"] == "active" and following != mover:
+                mover = following
+                body = fetch(mover)
+        run.finished = body is not None and body["status"] == "finished"
+    finally:
+        api.close()
+    return run
+
+
+# --- Reporting --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], percent: float) -> float:
+    """Nearest-rank percentile of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[max(0, ceil(percent / 100 * len(ordered)) - 1)]
+
+
+def latency_line(label: str, seconds: list[float]) -> str:
+    if not seconds:
+        return f"{label}: none"
+    ms = [value * 1000 for value in seconds]
+    return (
+        f"{label} latency ms (n={len(ms)}): p50 {percentile(ms, 50):.1f}, "
+        f"p90 {percentile(ms, 90):.1f}, p99 {percentile(ms, 99):.1f}, max {max(ms):.1f}"
+    )
+
+
+def spread(values: list[int]) -> str:
+    if not values:
+        return "none"
+    return f"min {min(values)}, median {statistics.median(values):g}, max {max(values)}"
+
+
+def _cpu_seconds(wanted) -> float:
+    """CPU seconds used so far by the live processes for which ``wanted(title, stat)`` holds.
+
+    Linux only (reads /proc; 0 elsewhere). ``stat`` is the list of /proc/PID/stat fields
+    after the command name. A process that exits between two readings drops out of
+    their difference, so differences are lower bounds.
+    """
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    try:
+        pids = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return 0.0
+    for pid in pids:
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            if wanted(title, stat):
+                total += int(stat[11]) + int(stat[12])  # utime, stime (stat fields 14, 15)
+        except (OSError, IndexError, ValueError):
+            continue  # the process ended while we looked
+    return total / tick
+
+
+def postgres_cpu_seconds(database: str) -> float:
+    """CPU seconds of the PostgreSQL backends serving ``database`` (one per connection)."""
+    needle = f" {database} ".encode()
+    return _cpu_seconds(lambda title, stat: title.startswith(b"postgres: ") and needle in title)
+
+
+def group_cpu_seconds(group: int) -> float:
+    """CPU seconds of the processes in process group ``group`` (gunicorn's session)."""
+    return _cpu_seconds(lambda title, stat: int(stat[2]) == group)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def print_in_process(report: InProcessReport) -> None:
+    moves = len(report.move_queries)
+    print(f"\nIn-process (Django test client, same database), one game of {moves} moves:")
+    print(f"  SQL queries per move POST: {spread(report.move_queries)}")
+    print(f"  SQL queries per game GET:  {spread(report.detail_queries)}")
+    print(f"  SQL queries per list GET:  {report.list_queries}")
+    total = statistics.fmean(report.move_seconds) * 1000
+    db = statistics.fmean(report.move_db_seconds) * 1000
+    engine = {name: report.engine_seconds[name] / moves * 1000 for name in EngineTimer.NAMES}
+    engine_total = sum(engine.values())
+    print(
+        f"  time per move POST, mean: {total:.2f} ms = SQL {db:.2f} ms "
+        f"+ engine {engine_total:.2f} ms + Django/DRF/JSON {total - db - engine_total:.2f} ms"
+    )
+    print(
+        "  engine per move POST: "
+        + ", ".join(
+            f"{name} {engine[name]:.3f} ms ({report.engine_calls[name] / moves:g}x)"
+            for name in EngineTimer.NAMES
+        )
+    )
+    print(
+        f"  stored state: {report.state_bytes} bytes of JSON; move response: "
+        f"{statistics.median(report.response_bytes):.0f} bytes (median)"
+    )
+    print("  statements of a move that buries a card:")
+    for sql in report.typical_move_sql:
+        print(f"    {sql[:150]}")
+
+
+def _interrupt(signum, frame):
+    # SIGTERM ends the run like Ctrl-C does, so the finally blocks stop gunicorn and
+    # drop the database.
+    raise KeyboardInterrupt
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        description=(
+            "Benchmark the games API over real HTTP: a fresh PostgreSQL database, gunicorn, "
+            "and GAMES games played to their end from CONCURRENCY client threads. Prints "
+            "moves/s, move POST latency percentiles, errors by status, and SQL queries per "
+            "request (measured in-process on one extra game)."
+        )
+    )
+    parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    parser.add_argument(
+        "--players", type=int, default=4, choices=(2, 3, 4), help="players per game (default 4)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=8, help="client threads, one game each (default 8)"
+    )
+    cores = os.cpu_count() or 1
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2 * cores,
+        help=f"gunicorn worker processes (default 2 x cores = {2 * cores})",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=2, help="threads per gunicorn worker (default 2)"
+    )
+    parser.add_argument(
+        "--worker-class",
+        default="gthread",
+        choices=("gthread", "sync"),
+        help="gunicorn worker class (default gthread: keeps connections alive)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=DEFAULT_DATABASE_URL,
+        help=f"the bench database, dropped and recreated (default {DEFAULT_DATABASE_URL})",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the bench database at the end (to inspect it)"
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=300,
+        help="time limit for the whole run; games still going then stop (default 300)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
+    parser.add_argument(
+        "--reveal-bias",
+        type=float,
+        default=0.7,
+        help="chance to reveal (or end the turn) when legal, as in manage.py simulate",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also print a cProfile of the in-process move POSTs",
+    )
+    args = parser.parse_args(argv)
+    for name in ("games", "concurrency", "workers", "threads"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    if not 0 <= args.reveal_bias <= 1:
+        parser.error("--reveal-bias must be between 0 and 1")
+
+    started = time.monotonic()
+    deadline = started + args.max_seconds
+    signal.signal(signal.SIGTERM, _interrupt)
+    # Also when started in the background, where the shell makes Python ignore SIGINT.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        url, name = checked_database_url(args.database_url)
+        server_version = recreate_database(url, name)
+    except BenchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        return run(args, url, name, server_version, started, deadline)
+    except BenchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if "django" in sys.modules:
+            from django.db import connections
+
+            connections.close_all()
+        if args.keep:
+            print(f"kept the database {name}")
+        else:
+            try:
+                with admin_connection(url) as connection:
+                    drop_database(connection, name)
+            except BenchError as error:
+                print(f"error: could not drop {name}: {error}", file=sys.stderr)
+
+
+def run(args, url, name, server_version, started, deadline) -> int:
+    env = django_environment(url)
+    print(
+        f"machine: {os.cpu_count()} cores ({cpu_model()}), {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}, PostgreSQL {server_version}, "
+        f"Django {package_version('django')}, gunicorn {package_version('gunicorn')}"
+    )
+    # Other work on the machine skews every number below: say how busy it was.
+    print(f"load average before the run: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(
+        f"parameters: {args.games} games x {args.players} players, concurrency "
+        f"{args.concurrency}, gunicorn {args.workers} {args.worker_class} workers x "
+        f"{args.threads} threads, seed {args.seed}, reveal bias {args.reveal_bias}, "
+        f"database {name}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    )
+    migrate(env, timeout=max(10.0, deadline - time.monotonic()))
+    setup_django(env)
+    setup_start = time.monotonic()
+    games = create_games(args.games, args.players, "bench")
+    (query_game,) = create_games(1, args.players, "queries")
+    print(f"setup: {args.games + 1} active games in {time.monotonic() - setup_start:.1f} s")
+
+    report = measure_in_process(
+        query_game, random.Random(args.seed - 1), args.reveal_bias, args.profile
+    )
+
+    server = Gunicorn(
+        env, workers=args.workers, threads=args.threads, worker_class=args.worker_class
+    )
+    stop = threading.Event()
+    runs: list[GameRun] = []
+    try:
+        server.start()
+        play_start = time.monotonic()
+        client_before = os.times()
+        postgres_before = postgres_cpu_seconds(name)
+        server_before = group_cpu_seconds(server.process.pid)
+        pool = ThreadPoolExecutor(max_workers=args.concurrency)
+        try:
+            futures = [
+                pool.submit(
+                    play_over_http,
+                    game,
+                    server.port,
+                    args.seed * 1_000_003 + number,
+                    args.reveal_bias,
+                    deadline,
+                    stop,
+                )
+                for number, game in enumerate(games)
+            ]
+            for future in as_completed(futures):
+                try:
+                    runs.append(future.result())
+                except Exception as error:
+                    raise BenchError(
+                        f"a game's thread failed: {error!r}\n{server.log_tail()}"
+                    ) from error
+        except BaseException:
+            stop.set()  # the other threads end their games' loops at their next move
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        wall = time.monotonic() - play_start
+        client_after = os.times()
+        postgres_cpu = postgres_cpu_seconds(name) - postgres_before
+        server_cpu = group_cpu_seconds(server.process.pid) - server_before
+    finally:
+        server.stop()
+    client_cpu = (client_after.user + client_after.system) - (
+        client_before.user + client_before.system
+    )
+
+    moves = sum(run.moves for run in runs)
+    finished = sum(run.finished for run in runs)
+    errors = sum((run.errors for run in runs), Counter())
+    posts = [s for run in runs for s in run.post_seconds]
+    gets = [s for run in runs for s in run.get_seconds]
+    finished_moves = sum(run.moves for run in runs if run.finished)
+    print(
+        f"\nplayed: {finished}/{len(games)} games to the end, {moves} moves "
+        f"({finished_moves / max(finished, 1):.1f} per finished game) in {wall:.1f} s"
+    )
+    print(
+        f"throughput: {moves / wall:.1f} moves/s "
+        f"({(len(posts) + len(gets)) / wall:.1f} requests/s with the GETs)"
+    )
+    if moves:
+        total_cpu = server_cpu + postgres_cpu + client_cpu
+        print(
+            f"CPU per move (with its share of the GETs): gunicorn {server_cpu / moves * 1000:.1f}"
+            f" ms, PostgreSQL >= {postgres_cpu / moves * 1000:.1f} ms, this client "
+            f"{client_cpu / moves * 1000:.1f} ms; {total_cpu:.0f} CPU s in {wall:.0f} s on "
+            f"{os.cpu_count()} cores ({total_cpu / (wall * (os.cpu_count() or 1)):.0%} busy)"
+        )
+    print(latency_line("move POST", posts))
+    print(latency_line("game GET", gets))
+    print(
+        "errors: "
+        + (", ".join(f"{key}: {count}" for key, count in sorted(errors.items())) or "none")
+        + " (409s would mean a race; one thread drives each game, so expect none)"
+    )
+    print_in_process(report)
+    if time.monotonic() > deadline:
+        print(f"\nstopped at --max-seconds {args.max_seconds:g}: some games were not finished")
+    if errors or finished < len(games):
+        print(f"\ngunicorn log (tail):\n{server.log_tail()}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

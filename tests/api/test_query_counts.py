@@ -1,0 +1,194 @@
+"""SQL queries per API request: few, and constant however long the game or the game list."""
+
+import random
+from dataclasses import dataclass
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Game
+from games.rules import piratz
+from tests.factories import client_for, start_game
+
+pytestmark = pytest.mark.django_db
+
+# Measured (SQLite and PostgreSQL alike): token lookup; lock the game; the mover's seat;
+# insert the move; insert the burial (moves that bury); the P25 abandonment check (moves
+# that end a round); update the game; re-read game, seats and users for the response.
+MOVE_QUERY_BOUND = 10
+# Token lookup; the game with the viewer's seat; its seats; their users.
+DETAIL_QUERIES = 4
+# Token lookup; count for the page; the page of games; their seats; their users.
+LIST_QUERIES = 5
+# The detail's four, plus the moves.
+MOVE_LOG_QUERIES = 5
+
+_TEST_ONLY = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def statements(context: CaptureQueriesContext) -> list[str]:
+    """The SQL a request ran, without the savepoints that only tests see.
+
+    The test wraps itself in a transaction, so the service's ``atomic()`` becomes a
+    savepoint pair here; in production it is BEGIN/COMMIT, which Django does not log.
+    """
+    return [q["sql"] for q in context.captured_queries if not q["sql"].startswith(_TEST_ONLY)]
+
+
+def counted(request):
+    """Run ``request()``; return its response and the SQL statements it ran."""
+    with CaptureQueriesContext(connection) as context:
+        response = request()
+    return response, statements(context)
+
+
+@dataclass(frozen=True)
+class MoveCost:
+    number: int
+    round: int
+    kind: str
+    buried: bool
+    ended_round: bool
+    finished: bool
+    sql: tuple[str, ...]
+
+    @property
+    def shape(self) -> tuple:
+        """What the move did to the database: the cost may depend on this and nothing else."""
+        return (self.kind, self.buried, self.ended_round, self.finished)
+
+
+def choose(legal: list[dict], rng: random.Random) -> dict:
+    """A player who reveals often, so the game runs many rounds (as in test_full_games)."""
+    if legal[0]["action"] in ("reveal", "end_turn") and rng.random() < 0.7:
+        return legal[0]
+    return rng.choice(legal)
+
+
+def authenticated_clients(seated):
+    clients = [client_for(user) for user in seated]
+    for client in clients:
+        # The first request with a new key records its use (one UPDATE an hour at most):
+        # make it here, so the measured requests show the steady state.
+        client.get("/api/games/")
+    return clients
+
+
+def play_counting(seated, *, seed: int) -> tuple[Game, list, list[MoveCost], list[int]]:
+    """Play a whole seeded game over the API; return its costs per move and per detail GET.
+
+    Like a real client, the player to move fetches the game when the turn passes to them.
+    """
+    game = start_game(seated, seed=seed)
+    clients = authenticated_clients(seated)
+    state = piratz.load(Game.objects.get(id=game.id).state)
+    rng = random.Random(seed)
+    moves, details = [], []
+    while not piratz.is_finished(state):
+        seat = piratz.current_seat(state)
+        action = choose(piratz.legal_actions(state, seat), rng)
+        response, sql = counted(
+            lambda seat=seat, action=action: clients[seat].post(
+                f"/api/games/{game.id}/moves/",
+                {"version": len(moves), **action},
+                format="json",
+            )
+        )
+        assert response.status_code == 200, response.json()
+        before = state
+        state = piratz.apply(state, seat, action)
+        moves.append(
+            MoveCost(
+                number=len(moves) + 1,
+                round=before.round,
+                kind=action["action"],
+                buried=action.get("bury") is not None,
+                ended_round=state.round != before.round or piratz.is_finished(state),
+                finished=piratz.is_finished(state),
+                sql=tuple(sql),
+            )
+        )
+        following = piratz.current_seat(state)
+        if following is not None and following != seat:
+            response, sql = counted(
+                lambda following=following: clients[following].get(f"/api/games/{game.id}/")
+            )
+            assert response.status_code == 200
+            details.append(len(sql))
+    return game, clients, moves, details
+
+
+def describe(moves: list[MoveCost]) -> str:
+    worst = max(moves, key=lambda move: len(move.sql))
+    return f"move {worst.number} ({worst.shape}) ran:\n" + "\n".join(worst.sql)
+
+
+def test_every_move_costs_a_few_queries_whatever_the_round(players):
+    _, _, moves, _ = play_counting(players, seed=13)
+
+    assert max(len(move.sql) for move in moves) <= MOVE_QUERY_BOUND, describe(moves)
+    last_round = moves[-1].round
+    assert last_round >= 5, "the seed must give a long game, or 'late' means nothing"
+    # Constant: a move's cost depends only on what it does, never on how far the game is.
+    by_shape = {}
+    for move in moves:
+        by_shape.setdefault(move.shape, set()).add(len(move.sql))
+    assert all(len(counts) == 1 for counts in by_shape.values()), by_shape
+
+    def cost(kind, round_number, *, buried):
+        found = [
+            len(move.sql)
+            for move in moves
+            if move.kind == kind
+            and move.round == round_number
+            and move.buried == buried
+            and not move.ended_round
+        ]
+        assert found, f"seed 13 played no such {kind} in round {round_number}; pick another"
+        return found[0]
+
+    assert cost("reveal", 1, buried=False) == cost("reveal", last_round, buried=False)
+    assert cost("pass", 1, buried=True) == cost("pass", last_round, buried=True)
+    # The row is written once per move, and the move log once (no rewrite of old moves).
+    for move in moves:
+        writes = [sql for sql in move.sql if sql.startswith(("INSERT", "UPDATE", "DELETE"))]
+        assert len(writes) == 2 + move.buried, (move.shape, writes)
+
+
+def test_game_detail_costs_the_same_on_the_first_move_and_the_last(players):
+    game, clients, _, details = play_counting(players[:3], seed=12)
+
+    assert details[0] == details[-1] == DETAIL_QUERIES
+    assert set(details) == {DETAIL_QUERIES}
+    _, finished = counted(lambda: clients[0].get(f"/api/games/{game.id}/"))
+    assert len(finished) == DETAIL_QUERIES
+
+
+def test_move_log_costs_the_same_however_long_it_is(players):
+    game = start_game(players[:2], seed=11)
+    clients = authenticated_clients(players[:2])
+    _, empty = counted(lambda: clients[0].get(f"/api/games/{game.id}/moves/"))
+
+    game, clients, moves, _ = play_counting(players[:2], seed=11)
+    response, full = counted(lambda: clients[1].get(f"/api/games/{game.id}/moves/"))
+
+    assert len(response.json()) == len(moves) > 50
+    assert len(empty) == len(full) == MOVE_LOG_QUERIES
+
+
+def test_game_list_costs_the_same_for_one_game_and_five(anna, bert, carla, dirk):
+    start_game([anna, bert])
+    clients = authenticated_clients([anna])
+    response, one = counted(lambda: clients[0].get("/api/games/"))
+    assert response.json()["count"] == 1
+
+    start_game([anna, bert, carla, dirk], seed=3)
+    start_game([carla, anna, dirk], seed=4)
+    services.do_create_game(anna, [anna.email, carla.email])  # invited: no state yet
+    Game.objects.filter(id=start_game([dirk, anna], seed=5).id).update(status="finished")
+    response, five = counted(lambda: clients[0].get("/api/games/"))
+
+    assert response.json()["count"] == 5
+    assert len(one) == len(five) == LIST_QUERIES, "\n".join(five)
