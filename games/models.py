@@ -111,7 +111,8 @@ class Seat(models.Model):
     declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["game", "seat"]
+        # "game_id", not "game": the latter sorts by Game's own ordering and so joins it.
+        ordering = ["game_id", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_number"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
@@ -157,7 +158,7 @@ class Move(models.Model):
     at = models.DateTimeField()
 
     class Meta:
-        ordering = ["game", "number"]
+        ordering = ["game_id", "number"]
         constraints = [
             # The version check already serialises moves; this makes a lost race impossible
             # to store even if some future code path forgot to lock the game row.
@@ -189,7 +190,7 @@ class BuriedCard(models.Model):
     card = models.PositiveSmallIntegerField(help_text="The card's id in the deck.")
 
     class Meta:
-        ordering = ["game", "move__number"]
+        ordering = ["game_id", "id"]
 
     def __str__(self) -> str:
         return f"card {self.card} buried by seat {self.seat} in round {self.round}"

@@ -18,6 +18,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
 from django.utils import timezone
 
@@ -49,12 +50,19 @@ class GameError(Exception):
 # --- Who may see and act ------------------------------------------------------------------
 
 
+_SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+
+def games_of(user: User):
+    """The games ``user`` holds a seat in (staff included), seats and users prefetched."""
+    return Game.objects.filter(seats__user=user).prefetch_related(_SEATS_WITH_USERS)
+
+
 def games_visible_to(user: User):
     """The games ``user`` may see: their own seats' games; every game for staff."""
-    games = Game.objects.prefetch_related("seats__user")
     if user.is_staff:
-        return games
-    return games.filter(seats__user=user)
+        return Game.objects.prefetch_related(_SEATS_WITH_USERS)
+    return games_of(user)
 
 
 def get_visible_game(user: User, game_id) -> Game:
@@ -358,11 +366,14 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> MoveOutcome
     A request repeated after it was applied (same seat, same action, the version it
     was chosen from) is answered with the current game instead of ``stale_version``,
     so a client retrying after a lost response plays its move exactly once.
-    Raises ``GameError`` and changes nothing when the move is refused.
+    Raises ``GameError`` and changes nothing when the move is refused. The returned
+    game has its seats and their users prefetched, ready to serialise.
     """
     with transaction.atomic():
         game = _lock_game(game_id)
-        seat = Seat.objects.filter(game=game, user=user).values_list("seat", flat=True).first()
+        # Prefetched once here: the seat check below and the response both use them.
+        prefetch_related_objects([game], _SEATS_WITH_USERS)
+        seat = seat_of(game, user)
         if seat is None:
             raise GameError("not_found", "No such game, or you are not a player of it.")
         if version != game.version and _is_replay(game, seat, version, action):
@@ -497,11 +508,10 @@ def _apply(
         # Rules P25: nobody played a single move of a whole round: they have all gone.
         _end(game, GameStatus.ABORTED, EndReason.ABANDONED, now)
         return
-    next_seat = rules.current_seat(after)
     if effects["new_turn"]:
         game.deadline = now + game.turn_length()
-    game.current_seat = next_seat
-    game.save()
+    game.current_seat = rules.current_seat(after)
+    game.save(update_fields=["state", "version", "round", "current_seat", "deadline", "updated_at"])
 
 
 def _round_was_abandoned(game: Game, round_number: int) -> bool:

@@ -12,7 +12,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """What the service is, and (when logged in) the visitor's games."""
     games = []
     if request.user.is_authenticated:
-        games = services.games_visible_to(request.user).filter(seats__user=request.user)[:50]
+        games = services.games_of(request.user)[:50]
     return render(request, "games/home.html", {"games": games})
 
 

@@ -55,11 +55,7 @@ class GameListCreateView(ListAPIView):
     serializer_class = GameSerializer
 
     def get_queryset(self):
-        return (
-            services.games_visible_to(self.request.user)
-            .filter(seats__user=self.request.user)
-            .order_by("-created_at")
-        )
+        return services.games_of(self.request.user).order_by("-created_at")
 
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "viewer": self.request.user}
@@ -160,4 +156,5 @@ class MoveView(ListAPIView):
             )
         except services.GameError as error:
             raise _refused(error) from None
-        return _game_response(request, outcome.game)
+        game = outcome.game  # seats and users already prefetched by the service
+        return Response(GameSerializer(game, context={"viewer": request.user}).data)
