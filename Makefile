@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.requirements-installed
 ADDR ?= 127.0.0.1:8000
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format bench clean-venv
+.PHONY: help run test lint format bench bench-api clean-venv
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -32,6 +32,9 @@ format: $(INSTALLED)  ## Reformat the code with ruff.
 
 bench: $(INSTALLED)  ## Run the engine benchmark (see BENCHMARKS.md).
 	$(PY) bench/engine.py
+
+bench-api: $(INSTALLED)  ## Run the HTTP benchmark (needs PostgreSQL on 127.0.0.1:5432).
+	$(PY) bench/api.py
 
 clean-venv:  ## Remove the virtualenv.
 	rm -rf $(VENV)
