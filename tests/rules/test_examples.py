@@ -5,17 +5,11 @@ Seats: Anna 0, Willi 1, Dirk 2.
 
 from games.rules import piratz
 
+from .conftest import CUBES_3P
+
 ANNA, WILLI, DIRK = 0, 1, 2
 REVEAL = {"action": "reveal"}
 END_TURN = {"action": "end_turn"}
-CUBES = {
-    "rings": [4, 1],
-    "coins": [3, 2],
-    "pearls": [4, 2],
-    "gems": [3, 1],
-    "goblets": [4, 2],
-    "shells": [3, 1],
-}
 
 
 def pass_(treasure, bury=None):
@@ -130,7 +124,7 @@ def test_dirk_counts_his_six_rings(stage):
         collected=[[11], [36], [20, 32, 33, 34, 35]],
         rest="discard",
         finished=True,
-        cubes=CUBES,
+        cubes=CUBES_3P,
     )
     result = piratz.view(state, DIRK)["result"]
     assert result["players"][DIRK]["items"]["rings"] == 6
@@ -139,7 +133,7 @@ def test_dirk_counts_his_six_rings(stage):
 
 def test_ties_are_broken_by_more_rats_then_by_fewer_cards(stage):
     # Two rings each. Anna: a ring rat (1 rat, 2 cards); Willi 2 cards; Dirk 3 cards.
-    state = stage(3, collected=[[1, 11], [20, 12], [33, 34, 13]], rest="discard", cubes=CUBES)
+    state = stage(3, collected=[[1, 11], [20, 12], [33, 34, 13]], rest="discard", cubes=CUBES_3P)
     result = piratz.result(state)
     assert result["awards"]["rings"] == [
         {"seat": ANNA, "value": 4},
@@ -149,16 +143,16 @@ def test_ties_are_broken_by_more_rats_then_by_fewer_cards(stage):
 
 def test_a_full_tie_means_nobody_gets_the_remaining_cubes(stage):
     # Anna 3 rings; Willi and Dirk 1 ring, 0 rats, 1 card each: tied for the 1-cube.
-    state = stage(3, collected=[[20, 11], [33], [34]], rest="discard", cubes=CUBES)
+    state = stage(3, collected=[[20, 11], [33], [34]], rest="discard", cubes=CUBES_3P)
     assert piratz.result(state)["awards"]["rings"] == [{"seat": ANNA, "value": 4}]
     # Tied at the top: neither cube of that type is given.
-    state = stage(3, collected=[[33], [34], []], rest="discard", cubes=CUBES)
+    state = stage(3, collected=[[33], [34], []], rest="discard", cubes=CUBES_3P)
     assert piratz.result(state)["awards"]["rings"] == []
 
 
 def test_shared_victory(stage):
     # Anna wins rings (4); Willi wins pearls (4); Dirk has nothing.
-    state = stage(3, collected=[[11], [13], []], rest="discard", cubes=CUBES, finished=True)
+    state = stage(3, collected=[[11], [13], []], rest="discard", cubes=CUBES_3P, finished=True)
     result = piratz.view(state, None)["result"]
     assert [p["score"] for p in result["players"]] == [4, 4, 0]
     assert result["winners"] == [ANNA, WILLI]

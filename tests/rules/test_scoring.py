@@ -4,14 +4,7 @@ import pytest
 
 from games.rules import piratz
 
-CUBES_3P = {
-    "rings": [4, 1],
-    "coins": [3, 2],
-    "pearls": [4, 2],
-    "gems": [3, 1],
-    "goblets": [4, 2],
-    "shells": [3, 1],
-}
+from .conftest import CUBES_3P
 
 
 def scored(stage, collected, players=3, cubes=CUBES_3P):

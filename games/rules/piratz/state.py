@@ -7,27 +7,6 @@ DECIDE = "decide"
 ALARM = "alarm"
 PHASES = (TURN, DECIDE, ALARM)
 DUMP_FORMAT = 1
-DUMP_KEYS = (
-    "game",
-    "format",
-    "players",
-    "blind",
-    "key",
-    "round",
-    "current_seat",
-    "phase",
-    "last_round",
-    "finished",
-    "reshuffles",
-    "draw",
-    "discard",
-    "face_up",
-    "buried",
-    "spades",
-    "collected",
-    "cubes",
-)
-
 _FIELDS = (
     "players",
     "blind",
@@ -45,6 +24,11 @@ _FIELDS = (
     "spades",
     "collected",
     "cubes",
+)
+
+# The dump is the fields plus a header, with ``current`` spelled as CONTRACT spells it.
+DUMP_KEYS = ("game", "format") + tuple(
+    "current_seat" if name == "current" else name for name in _FIELDS
 )
 
 
