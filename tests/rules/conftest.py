@@ -9,16 +9,6 @@ import pytest
 from games.rules import piratz
 from games.rules.piratz.deck import DECK
 
-# A 3-player cube placement that scenario and scoring tests share (values highest first).
-CUBES_3P = {
-    "rings": [4, 1],
-    "coins": [3, 2],
-    "pearls": [4, 2],
-    "gems": [3, 1],
-    "goblets": [4, 2],
-    "shells": [3, 1],
-}
-
 
 def _stage(
     players=3,

@@ -2,8 +2,7 @@
 
 from games.rules import piratz
 
-REVEAL = {"action": "reveal"}
-END_TURN = {"action": "end_turn"}
+from .builders import END_TURN, REVEAL
 
 
 def effects(state, action):

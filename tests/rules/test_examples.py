@@ -5,19 +5,9 @@ Seats: Anna 0, Willi 1, Dirk 2.
 
 from games.rules import piratz
 
-from .conftest import CUBES_3P
+from .builders import CUBES_3P, END_TURN, REVEAL, alarm, pass_
 
 ANNA, WILLI, DIRK = 0, 1, 2
-REVEAL = {"action": "reveal"}
-END_TURN = {"action": "end_turn"}
-
-
-def pass_(treasure, bury=None):
-    return {"action": "pass", "treasure": treasure, "bury": bury}
-
-
-def alarm(keep, bury):
-    return {"action": "resolve_alarm", "keep": keep, "bury": bury}
 
 
 def test_anna_reveals_a_card_then_passes_taking_every_card_with_coins(stage):

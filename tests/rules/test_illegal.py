@@ -6,15 +6,7 @@ import pytest
 
 from games.rules import piratz
 
-REVEAL = {"action": "reveal"}
-
-
-def pass_(treasure, bury=None):
-    return {"action": "pass", "treasure": treasure, "bury": bury}
-
-
-def alarm(keep, bury):
-    return {"action": "resolve_alarm", "keep": keep, "bury": bury}
+from .builders import REVEAL, alarm, pass_
 
 
 def rejected(state, seat, action):

@@ -2,12 +2,7 @@
 
 from games.rules import piratz
 
-REVEAL = {"action": "reveal"}
-END_TURN = {"action": "end_turn"}
-
-
-def pass_(treasure, bury=None):
-    return {"action": "pass", "treasure": treasure, "bury": bury}
+from .builders import REVEAL, pass_
 
 
 def test_p17_placing_the_last_spade_ends_the_round(stage):

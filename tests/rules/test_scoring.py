@@ -4,7 +4,7 @@ import pytest
 
 from games.rules import piratz
 
-from .conftest import CUBES_3P
+from .builders import CUBES_3P
 
 
 def scored(stage, collected, players=3, cubes=CUBES_3P):

@@ -4,9 +4,7 @@ import pytest
 
 from games.rules import piratz
 
-
-def pass_(treasure, bury=None):
-    return {"action": "pass", "treasure": treasure, "bury": bury}
+from .builders import pass_
 
 
 def test_p24_pass_names_the_type_with_the_most_items_face_up(stage):

@@ -4,16 +4,7 @@ import pytest
 
 from games.rules import piratz
 
-REVEAL = {"action": "reveal"}
-END_TURN = {"action": "end_turn"}
-
-
-def pass_(treasure, bury=None):
-    return {"action": "pass", "treasure": treasure, "bury": bury}
-
-
-def alarm(keep, bury):
-    return {"action": "resolve_alarm", "keep": keep, "bury": bury}
+from .builders import END_TURN, REVEAL, alarm, pass_
 
 
 def kinds(actions):
