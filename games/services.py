@@ -10,7 +10,6 @@ tasks and management commands all call these functions, never ``.save()`` direct
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -343,14 +342,6 @@ def _end(game: Game, status: str, reason: str, now: datetime) -> None:
 # --- Playing ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MoveOutcome:
-    """What ``do_play_move`` did: the game after it, and whether it was a replay."""
-
-    game: Game
-    replayed: bool = False
-
-
 _ENGINE_CODES = {
     # The engine's IllegalAction codes that mean something other than "illegal now".
     "malformed_action": "invalid",
@@ -360,7 +351,7 @@ _ENGINE_CODES = {
 }
 
 
-def do_play_move(game_id, user: User, version: int, action: dict) -> MoveOutcome:
+def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
     """Play ``action`` for ``user``'s seat, chosen from game ``version``.
 
     A request repeated after it was applied (same seat, same action, the version it
@@ -377,7 +368,7 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> MoveOutcome
         if seat is None:
             raise GameError("not_found", "No such game, or you are not a player of it.")
         if version != game.version and _is_replay(game, seat, version, action):
-            return MoveOutcome(game, replayed=True)
+            return game
         if game.status != GameStatus.ACTIVE:
             raise GameError("game_not_active", f"This game is {game.status}.")
         if game.current_seat != seat:
@@ -388,7 +379,7 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> MoveOutcome
                 f"The game has moved on to version {game.version}; reload it and choose again.",
             )
         _apply(game, seat, action, actor=Actor.PLAYER, actor_user=user)
-    return MoveOutcome(game)
+    return game
 
 
 def _is_replay(game: Game, seat: int, version: int, action: dict) -> bool:

@@ -72,7 +72,7 @@ def api_exception_handler(exc, context):
         )
 
     if isinstance(exc, ApiError):
-        code = exc.default_code if not isinstance(exc.detail, str) else exc.detail.code
+        code = exc.detail.code  # ApiError's detail is always one string carrying its code
     else:
         code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     body = error_body(code, _sentence(exc.detail))

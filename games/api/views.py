@@ -151,10 +151,10 @@ class MoveView(ListAPIView):
     def post(self, request, game_id):
         move = _validated(MoveRequestSerializer, request)
         try:
-            outcome = services.do_play_move(
+            game = services.do_play_move(
                 game_id, request.user, move.validated_data["version"], move.to_action()
             )
         except services.GameError as error:
             raise _refused(error) from None
-        game = outcome.game  # seats and users already prefetched by the service
+        # The service returns the game with its seats and users prefetched: no re-read.
         return Response(GameSerializer(game, context={"viewer": request.user}).data)
