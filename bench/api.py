@@ -163,7 +163,7 @@ class BenchGame:
 def create_games(count: int, players: int, label: str) -> list[BenchGame]:
     """``count`` active games, each with its own ``players`` new users (no daily caps hit)."""
     from accounts.models import ApiToken, User
-    from games import services
+    from games import actions
 
     games = []
     for number in range(count):
@@ -171,9 +171,9 @@ def create_games(count: int, players: int, label: str) -> list[BenchGame]:
             User.objects.create_user(f"{label}-{number}-{seat}@bench.invalid")
             for seat in range(players)
         ]
-        game = services.do_create_game(users[0], [user.email for user in users])
+        game = actions.do_create_game(users[0], [user.email for user in users])
         for user in users[1:]:
-            services.do_accept_invitation(game.id, user)
+            actions.do_accept_invitation(game.id, user)
         games.append(BenchGame(str(game.id), tuple(ApiToken.issue(user) for user in users)))
     return games
 

@@ -1,8 +1,8 @@
-"""The moderators' view of games: find them, read their log, and act through the services."""
+"""The moderators' view of games: find them, read their log, and act through games.actions."""
 
 from django.contrib import admin, messages
 
-from games import services
+from games import actions
 from games.models import BuriedCard, Game, Move, Seat
 
 
@@ -93,7 +93,7 @@ class GameAdmin(admin.ModelAdmin):
             try:
                 call(game)
                 acted += 1
-            except services.GameError as error:
+            except actions.GameError as error:
                 self.message_user(request, f"{game}: {error.detail}", messages.WARNING)
         if acted:
             self.message_user(request, f"{done}: {acted} game(s).", messages.SUCCESS)
@@ -103,7 +103,7 @@ class GameAdmin(admin.ModelAdmin):
         self._act(
             request,
             queryset,
-            lambda game: services.do_extend_deadline(game.id, request.user, 24),
+            lambda game: actions.do_extend_deadline(game.id, request.user, 24),
             "Deadline extended",
         )
 
@@ -112,7 +112,7 @@ class GameAdmin(admin.ModelAdmin):
         self._act(
             request,
             queryset,
-            lambda game: services.do_play_timeout(game.id, moderator=request.user),
+            lambda game: actions.do_play_timeout(game.id, moderator=request.user),
             "Automatic move played",
         )
 
@@ -121,7 +121,7 @@ class GameAdmin(admin.ModelAdmin):
         self._act(
             request,
             queryset,
-            lambda game: services.do_abort_game(game.id, request.user),
+            lambda game: actions.do_abort_game(game.id, request.user),
             "Aborted",
         )
 

@@ -1,7 +1,7 @@
 """Game records: the game row with its secret engine state, seats, the move log and burials.
 
 These models hold data and derived questions about it; every change to a game goes
-through ``games.services`` (which locks the row, checks the version and logs the move).
+through ``games.actions`` (which locks the row, checks the version and logs the move).
 """
 
 import uuid

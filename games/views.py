@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from games import services
+from games import actions, queries
 from games.models import GameStatus
 
 
@@ -12,7 +12,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """What the service is, and (when logged in) the visitor's games."""
     games = []
     if request.user.is_authenticated:
-        games = services.games_of(request.user)[:50]
+        games = queries.games_of(request.user)[:50]
     return render(request, "games/home.html", {"games": games})
 
 
@@ -24,8 +24,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     login is needed to accept or decline.
     """
     try:
-        game, seat = services.read_invitation_token(token)
-    except services.GameError as error:
+        game, seat = actions.read_invitation_token(token)
+    except actions.GameError as error:
         return render(request, "games/invitation_invalid.html", {"error": error}, status=404)
 
     error = None
@@ -33,12 +33,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         decision = request.POST.get("decision")
         try:
             if decision == "accept":
-                game = services.do_accept_invitation(game.id, seat.user)
+                game = actions.do_accept_invitation(game.id, seat.user)
             elif decision == "decline":
-                game = services.do_decline_invitation(game.id, seat.user)
+                game = actions.do_decline_invitation(game.id, seat.user)
             else:
                 error = "Choose accept or decline."
-        except services.GameError as refused:
+        except actions.GameError as refused:
             error = refused.detail
         seat.refresh_from_db()
 

@@ -3,7 +3,7 @@
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken, User
-from games import services
+from games import actions
 from games.models import Game
 from games.rules import piratz
 
@@ -26,11 +26,11 @@ def start_game(seated: list[User], *, seed: int | None = 7, blind: bool = False,
     With an int ``seed`` the dealt state is replaced by the engine's seeded deal, so a
     test knows the draw order (the service itself always deals with ``seed=None``).
     """
-    game = services.do_create_game(
+    game = actions.do_create_game(
         seated[0], [user.email for user in seated], blind=blind, **options
     )
     for user in seated[1:]:
-        services.do_accept_invitation(game.id, user)
+        actions.do_accept_invitation(game.id, user)
     game.refresh_from_db()
     if seed is not None:
         game.state = piratz.dump(piratz.new_game(len(seated), seed=seed, blind=blind))

@@ -4,7 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import services
+from games import actions, queries
 from games.models import Game
 from games.rules import available_games
 
@@ -44,7 +44,7 @@ class GameCreateSerializer(StrictSerializer):
         help_text="Seat order: 2-4 distinct addresses, yours among them.",
     )
     turn_hours = StrictIntegerField(
-        min_value=services.MIN_TURN_HOURS, max_value=services.MAX_TURN_HOURS, default=72
+        min_value=actions.MIN_TURN_HOURS, max_value=actions.MAX_TURN_HOURS, default=72
     )
     blind = StrictBooleanField(default=False)
 
@@ -109,7 +109,7 @@ class GameSerializer(serializers.ModelSerializer):
         ]
 
     def get_you(self, game: Game) -> int | None:
-        return services.seat_of(game, self.context["viewer"])
+        return queries.seat_of(game, self.context["viewer"])
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_state(self, game: Game) -> dict | None:

@@ -6,7 +6,7 @@ from rest_framework.decorators import api_view
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 
-from games import services
+from games import actions, queries
 from games.api.errors import ApiError
 from games.api.serializers import (
     ErrorSerializer,
@@ -30,13 +30,13 @@ _STATUS = {
 _ERRORS = {code: OpenApiResponse(ErrorSerializer, description=f"code: {code}") for code in _STATUS}
 
 
-def _refused(error: services.GameError) -> ApiError:
+def _refused(error: actions.GameError) -> ApiError:
     return ApiError(_STATUS[error.code], error.code, error.detail)
 
 
 def _game_response(request, game, status_code=status.HTTP_200_OK) -> Response:
     # Re-read with seats prefetched: one query for seats and users, whatever the caller did.
-    game = services.games_visible_to(request.user).get(id=game.id)
+    game = queries.games_visible_to(request.user).get(id=game.id)
     return Response(GameSerializer(game, context={"viewer": request.user}).data, status=status_code)
 
 
@@ -55,7 +55,7 @@ class GameListCreateView(ListAPIView):
     serializer_class = GameSerializer
 
     def get_queryset(self):
-        return services.games_of(self.request.user).order_by("-created_at")
+        return queries.games_of(self.request.user).order_by("-created_at")
 
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "viewer": self.request.user}
@@ -68,14 +68,14 @@ class GameListCreateView(ListAPIView):
     def post(self, request):
         data = _validated(GameCreateSerializer, request).validated_data
         try:
-            game = services.do_create_game(
+            game = actions.do_create_game(
                 request.user,
                 data["players"],
                 game=data["game"],
                 turn_hours=data["turn_hours"],
                 blind=data["blind"],
             )
-        except services.GameError as error:
+        except actions.GameError as error:
             raise _refused(error) from None
         return _game_response(request, game, status.HTTP_201_CREATED)
 
@@ -87,8 +87,8 @@ class GameListCreateView(ListAPIView):
 @api_view(["GET"])
 def game_detail(request, game_id):
     try:
-        game = services.get_visible_game(request.user, game_id)
-    except services.GameError as error:
+        game = queries.get_visible_game(request.user, game_id)
+    except actions.GameError as error:
         raise _refused(error) from None
     return Response(GameSerializer(game, context={"viewer": request.user}).data)
 
@@ -102,7 +102,7 @@ def _invitation_answer(service_call):
     def view(request, game_id):
         try:
             game = service_call(game_id, request.user)
-        except services.GameError as error:
+        except actions.GameError as error:
             raise _refused(error) from None
         return _game_response(request, game)
 
@@ -110,10 +110,10 @@ def _invitation_answer(service_call):
 
 
 accept_invitation = extend_schema(summary="Accept your seat; the game starts when all have")(
-    _invitation_answer(services.do_accept_invitation)
+    _invitation_answer(actions.do_accept_invitation)
 )
 decline_invitation = extend_schema(summary="Decline your seat; the game is cancelled")(
-    _invitation_answer(services.do_decline_invitation)
+    _invitation_answer(actions.do_decline_invitation)
 )
 
 
@@ -141,8 +141,8 @@ class MoveView(ListAPIView):
 
     def list(self, request, game_id):
         try:
-            game = services.get_visible_game(request.user, game_id)
-        except services.GameError as error:
+            game = queries.get_visible_game(request.user, game_id)
+        except actions.GameError as error:
             raise _refused(error) from None
         moves = Move.objects.filter(game=game).order_by("number")
         entries = [move.public_entry(game.rules) for move in moves]
@@ -151,10 +151,10 @@ class MoveView(ListAPIView):
     def post(self, request, game_id):
         move = _validated(MoveRequestSerializer, request)
         try:
-            game = services.do_play_move(
+            game = actions.do_play_move(
                 game_id, request.user, move.validated_data["version"], move.to_action()
             )
-        except services.GameError as error:
+        except actions.GameError as error:
             raise _refused(error) from None
         # The service returns the game with its seats and users prefetched: no re-read.
         return Response(GameSerializer(game, context={"viewer": request.user}).data)

@@ -26,9 +26,9 @@ def test_changelist_finds_games_by_player_email(moderator_client, game, anna, be
 
 
 def test_game_page_shows_the_log_but_never_the_secret_state(moderator_client, game, anna):
-    from games import services
+    from games import actions
 
-    services.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
     game.refresh_from_db()
     response = moderator_client.get(f"/admin/games/game/{game.id}/change/")
     assert response.status_code == 200
@@ -58,9 +58,9 @@ def test_actions_go_through_the_services(moderator_client, game, action, check):
 
 
 def test_refused_action_is_reported_not_crashed(moderator_client, game, moderator):
-    from games import services
+    from games import actions
 
-    services.do_abort_game(game.id, moderator)
+    actions.do_abort_game(game.id, moderator)
     response = moderator_client.post(
         "/admin/games/game/",
         {"action": "abort_games", "_selected_action": [str(game.id)]},

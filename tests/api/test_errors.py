@@ -47,7 +47,7 @@ def test_unexpected_errors_are_json_500_and_logged(anna, monkeypatch, caplog):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("games.services.games_of", explode)
+    monkeypatch.setattr("games.queries.games_of", explode)
     client = client_for(anna)
     client.raise_request_exception = False
     response = client.get("/api/games/")

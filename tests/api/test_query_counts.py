@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import actions
 from games.models import Game
 from games.rules import piratz
 from tests.factories import client_for, start_game
@@ -187,7 +187,7 @@ def test_game_list_costs_the_same_for_one_game_and_five(anna, bert, carla, dirk)
 
     start_game([anna, bert, carla, dirk], seed=3)
     start_game([carla, anna, dirk], seed=4)
-    services.do_create_game(anna, [anna.email, carla.email])  # invited: no state yet
+    actions.do_create_game(anna, [anna.email, carla.email])  # invited: no state yet
     Game.objects.filter(id=start_game([dirk, anna], seed=5).id).update(status="finished")
     response, five = counted(lambda: clients[0].get("/api/games/"))
 

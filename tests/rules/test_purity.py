@@ -24,7 +24,15 @@ FORBIDDEN_MODULES = {
     "http",
     "asyncio",
 }
-FORBIDDEN_PREFIXES = ("games.models", "games.services", "games.api", "games.tasks")
+FORBIDDEN_PREFIXES = (
+    "games.models",
+    "games.actions",
+    "games.queries",
+    "games.sweeps",
+    "games.notify",
+    "games.api",
+    "games.tasks",
+)
 # random.Random(seed) instances are deterministic; the module-level functions share
 # one hidden global generator and would make apply impure.
 ALLOWED_RANDOM = {"random.Random"}

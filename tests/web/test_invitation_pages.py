@@ -5,7 +5,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
+from games import actions
 from games.models import Game, GameStatus, Seat
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def invited(anna, bert, carla, mailoutbox, django_capture_on_commit_callbacks):
     """A game Anna created for Bert and Carla, and the links their emails carry."""
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.do_create_game(anna, [anna.email, bert.email, carla.email])
+        game = actions.do_create_game(anna, [anna.email, bert.email, carla.email])
     links = {}
     for email in mailoutbox:
         match = re.search(r"https?://\S+(/invitations/[^/\s]+/)", email.body)

@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from games import services, tasks
+from games import actions, sweeps, tasks
 from games.models import Actor, EndReason, Game, GameStatus, Move
 from games.rules import piratz
 from tests.factories import start_game
@@ -18,14 +18,14 @@ class TestInvitationExpiry:
     def test_unanswered_game_is_cancelled_after_seven_days_once(
         self, anna, bert, mailoutbox, django_capture_on_commit_callbacks
     ):
-        game = services.do_create_game(anna, [anna.email, bert.email])
+        game = actions.do_create_game(anna, [anna.email, bert.email])
         mailoutbox.clear()
         with time_machine.travel(timezone.now() + timedelta(days=6, hours=23)):
-            assert services.cancel_expired_invitations() == 0
+            assert sweeps.cancel_expired_invitations() == 0
         with time_machine.travel(timezone.now() + timedelta(days=7, minutes=1)):
             with django_capture_on_commit_callbacks(execute=True):
                 assert tasks.cancel_expired_invitations() == 1
-            assert services.cancel_expired_invitations() == 0  # a second sweep does nothing
+            assert sweeps.cancel_expired_invitations() == 0  # a second sweep does nothing
 
         game.refresh_from_db()
         assert (game.status, game.end_reason) == (GameStatus.CANCELLED, EndReason.EXPIRED)
@@ -35,7 +35,7 @@ class TestInvitationExpiry:
     def test_started_games_are_not_touched(self, anna, bert):
         game = start_game([anna, bert])
         with time_machine.travel(timezone.now() + timedelta(days=30)):
-            assert services.cancel_expired_invitations() == 0
+            assert sweeps.cancel_expired_invitations() == 0
         assert Game.objects.get(id=game.id).status == GameStatus.ACTIVE
 
 
@@ -44,8 +44,8 @@ class TestAutomaticMove:
         state = piratz.load(game.state)
         expected = piratz.apply(state, 0, piratz.timeout_action(state))
         with time_machine.travel(game.deadline + timedelta(seconds=1)):
-            assert services.do_play_timeout(game.id, expected_version=0) is not None
-            assert services.do_play_timeout(game.id, expected_version=0) is None  # twice: once
+            assert actions.do_play_timeout(game.id, expected_version=0) is not None
+            assert actions.do_play_timeout(game.id, expected_version=0) is None  # twice: once
 
         game.refresh_from_db()
         assert game.version == 1
@@ -54,28 +54,28 @@ class TestAutomaticMove:
         assert (move.automatic, move.actor, move.seat) == (True, Actor.SERVICE, 0)
 
     def test_nothing_happens_before_the_deadline(self, game):
-        assert services.do_play_timeout(game.id, expected_version=0) is None
+        assert actions.do_play_timeout(game.id, expected_version=0) is None
         assert not Move.objects.exists()
 
     def test_moderator_can_force_it_any_time(self, game, moderator):
-        services.do_play_timeout(game.id, moderator=moderator)
+        actions.do_play_timeout(game.id, moderator=moderator)
         move = Move.objects.get(game=game)
         assert (move.actor, move.actor_user) == (Actor.MODERATOR, moderator)
 
     def test_p25_a_round_of_only_automatic_moves_aborts_the_game(self, anna, bert, moderator):
         game = start_game([anna, bert], seed=3)
         while game.status == GameStatus.ACTIVE and game.round == 1:
-            services.do_play_timeout(game.id, moderator=moderator)
+            actions.do_play_timeout(game.id, moderator=moderator)
             game.refresh_from_db()
         assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.ABANDONED)
         assert game.result is None and game.deadline is None
 
     def test_p25_one_real_move_keeps_the_game_going(self, anna, bert, moderator):
         game = start_game([anna, bert], seed=3)
-        services.do_play_move(game.id, anna, 0, {"action": "reveal"})
+        actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
         game.refresh_from_db()
         while game.status == GameStatus.ACTIVE and game.round == 1:
-            services.do_play_timeout(game.id, moderator=moderator)
+            actions.do_play_timeout(game.id, moderator=moderator)
             game.refresh_from_db()
         assert game.status == GameStatus.ACTIVE and game.round == 2
 
@@ -83,22 +83,22 @@ class TestAutomaticMove:
 class TestModeration:
     def test_extend_deadline(self, game, moderator):
         before = game.deadline
-        services.do_extend_deadline(game.id, moderator, 24)
+        actions.do_extend_deadline(game.id, moderator, 24)
         game.refresh_from_db()
         assert game.deadline == before + timedelta(hours=24)
 
     @pytest.mark.parametrize("hours", [0, 721, "5"])
     def test_extend_deadline_rejects_bad_hours(self, game, moderator, hours):
-        with pytest.raises(services.GameError) as refused:
-            services.do_extend_deadline(game.id, moderator, hours)
+        with pytest.raises(actions.GameError) as refused:
+            actions.do_extend_deadline(game.id, moderator, hours)
         assert refused.value.code == "invalid"
 
     def test_abort(self, game, moderator):
-        services.do_abort_game(game.id, moderator)
+        actions.do_abort_game(game.id, moderator)
         game.refresh_from_db()
         assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.MODERATOR)
-        with pytest.raises(services.GameError) as refused:
-            services.do_abort_game(game.id, moderator)
+        with pytest.raises(actions.GameError) as refused:
+            actions.do_abort_game(game.id, moderator)
         assert refused.value.code == "game_not_active"
-        with pytest.raises(services.GameError):
-            services.do_play_timeout(game.id, moderator=moderator)
+        with pytest.raises(actions.GameError):
+            actions.do_play_timeout(game.id, moderator=moderator)

@@ -1,0 +1,41 @@
+"""Every change to a game happens in this package: create, accept, decline, move, time out, abort.
+
+Each ``do_*`` function is one atomic transaction that locks the game row
+(``select_for_update``; on SQLite the IMMEDIATE transaction mode serialises writers
+instead), checks the game is still in the state the caller saw, calls the pure
+rules engine, writes the game row and its log rows, and queues emails in the same
+transaction (the outbox sends them only after commit). Views, admin actions, Celery
+tasks and management commands all call these functions, never ``.save()`` directly.
+
+One module per domain: ``invitations`` (create, accept, decline), ``play`` (moves and
+automatic moves), ``moderation``. The names below are re-exported for callers. Reading
+games is ``games.queries``; due work (sweeps) is ``games.sweeps``; what players are
+told by email is ``games.notify``.
+"""
+
+from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS
+from games.actions.invitations import (
+    do_accept_invitation,
+    do_create_game,
+    do_decline_invitation,
+    invitation_token,
+    read_invitation_token,
+)
+from games.actions.moderation import do_abort_game, do_extend_deadline
+from games.actions.play import do_play_move, do_play_timeout
+from games.errors import GameError
+
+__all__ = [
+    "MAX_TURN_HOURS",
+    "MIN_TURN_HOURS",
+    "GameError",
+    "do_abort_game",
+    "do_accept_invitation",
+    "do_create_game",
+    "do_decline_invitation",
+    "do_extend_deadline",
+    "do_play_move",
+    "do_play_timeout",
+    "invitation_token",
+    "read_invitation_token",
+]

@@ -1,0 +1,39 @@
+"""What every game action shares: locking the game row, finding a seat, ending a game."""
+
+from datetime import datetime
+
+from accounts.models import User
+from games.errors import GameError
+from games.models import Game, Seat
+
+MIN_TURN_HOURS, MAX_TURN_HOURS = 1, 720
+
+
+def lock_game(game_id) -> Game:
+    """The game row, locked until the caller's transaction ends (``not_found`` if missing).
+
+    Must run inside ``transaction.atomic``. On SQLite the IMMEDIATE transaction mode
+    already serialises writers, so the lock is a no-op there.
+    """
+    game = Game.objects.select_for_update().filter(id=game_id).first()
+    if game is None:
+        raise GameError("not_found", "No such game, or you are not a player of it.")
+    return game
+
+
+def seat_row(game: Game, user: User) -> Seat:
+    """``user``'s seat row in ``game`` with its user (``not_found`` if they hold none)."""
+    seat = Seat.objects.select_related("user").filter(game=game, user=user).first()
+    if seat is None:
+        raise GameError("not_found", "No such game, or you are not a player of it.")
+    return seat
+
+
+def end_game(game: Game, status: str, reason: str, now: datetime) -> None:
+    """Write ``game`` as ended (``status``, ``reason``): no deadline, nobody to move."""
+    game.status = status
+    game.end_reason = reason
+    game.ended_at = now
+    game.deadline = None
+    game.current_seat = None
+    game.save()

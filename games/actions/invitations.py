@@ -1,0 +1,195 @@
+"""Creating games and answering invitations: create, accept (which starts the game), decline."""
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User, normalize_email
+from games import notify
+from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
+from games.errors import GameError
+from games.models import EndReason, Game, GameStatus, Seat
+from games.rules import available_games
+
+logger = logging.getLogger(__name__)
+
+INVITATION_SALT = "games.invitation"
+
+
+def _clean_emails(emails: Iterable[str]) -> list[str]:
+    cleaned = []
+    for raw in emails:
+        if not isinstance(raw, str):
+            raise GameError("invalid", "players must be a list of email addresses.")
+        email = normalize_email(raw)
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise GameError("invalid", f"{raw!r} is not an email address.") from None
+        cleaned.append(email)
+    return cleaned
+
+
+def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> None:
+    """Refuse a game that would let ``host`` use the service to spam strangers."""
+    day_ago = now - timedelta(days=1)
+    recent_games = Game.objects.filter(host=host, created_at__gte=day_ago)
+    if recent_games.count() >= settings.GAMES_PER_USER_PER_DAY:
+        raise GameError(
+            "throttled",
+            f"You can create at most {settings.GAMES_PER_USER_PER_DAY} games a day.",
+        )
+    sent = Seat.objects.filter(game__in=recent_games).exclude(user=host).count()
+    if sent + len(invitees) > settings.INVITATIONS_PER_USER_PER_DAY:
+        raise GameError(
+            "throttled",
+            f"You can invite at most {settings.INVITATIONS_PER_USER_PER_DAY} players a day.",
+        )
+    busy = [
+        email
+        for email in invitees
+        if Seat.objects.filter(
+            user__email=email, game__status=GameStatus.INVITED, accepted_at=None
+        ).count()
+        >= settings.PENDING_INVITATIONS_PER_ADDRESS
+    ]
+    if busy:
+        raise GameError(
+            "throttled",
+            f"{', '.join(busy)} already has {settings.PENDING_INVITATIONS_PER_ADDRESS} "
+            "unanswered invitations; try again when they have answered.",
+        )
+
+
+def do_create_game(
+    host: User,
+    emails: list[str],
+    *,
+    game: str = "piratz",
+    turn_hours: int = 72,
+    blind: bool = False,
+) -> Game:
+    """Create a game for ``emails`` (seat order, the host among them) and invite the others.
+
+    The host's seat counts as accepted. Invitees get an email with a link to accept or
+    decline; unknown addresses get an account (without a password) so they can play.
+    Raises ``GameError`` (``invalid`` or ``throttled``) and creates nothing on refusal.
+    """
+    if game not in available_games():
+        raise GameError("invalid", f"Unknown game {game!r}; available: {available_games()}.")
+    if not isinstance(turn_hours, int) or not MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS:
+        raise GameError(
+            "invalid", f"turn_hours must be between {MIN_TURN_HOURS} and {MAX_TURN_HOURS}."
+        )
+    emails = _clean_emails(emails)
+    if not 2 <= len(emails) <= 4:
+        raise GameError("invalid", "A game of Piratz needs 2 to 4 players.")
+    if len(set(emails)) != len(emails):
+        raise GameError("invalid", "Each player may hold only one seat.")
+    if host.email not in emails:
+        raise GameError("invalid", "Your own address must be among the players.")
+
+    now = timezone.now()
+    invitees = [email for email in emails if email != host.email]
+    with transaction.atomic():
+        # Lock the host so two concurrent requests cannot both slip under the daily caps.
+        User.objects.select_for_update().filter(pk=host.pk).first()
+        _check_creation_limits(host, invitees, now)
+        record = Game.objects.create(
+            game=game,
+            host=host,
+            turn_hours=turn_hours,
+            blind=blind,
+            invitation_expires_at=now + timedelta(days=settings.INVITATION_DAYS),
+        )
+        for number, email in enumerate(emails):
+            user = host if email == host.email else User.objects.get_or_create_for_email(email)
+            Seat.objects.create(
+                game=record,
+                seat=number,
+                user=user,
+                accepted_at=now if user == host else None,
+            )
+        for seat in record.seats.select_related("user"):
+            if seat.user_id != host.id:
+                notify.queue_invitation(record, seat)
+    logger.info("game %s created by user %s for %d players", record.id, host.id, len(emails))
+    return record
+
+
+def invitation_token(game: Game, seat: Seat) -> str:
+    """A signed token naming one seat of one game; it proves the holder got the invitation."""
+    return signing.dumps({"g": str(game.id), "u": seat.user_id}, salt=INVITATION_SALT)
+
+
+def read_invitation_token(token: str) -> tuple[Game, Seat]:
+    """The game and seat a token names; ``GameError("not_found")`` if tampered or expired."""
+    try:
+        data = signing.loads(
+            token, salt=INVITATION_SALT, max_age=timedelta(days=settings.INVITATION_DAYS + 1)
+        )
+        seat = Seat.objects.select_related("game", "user").get(game_id=data["g"], user_id=data["u"])
+    except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
+        raise GameError("not_found", "This invitation link is not valid or has expired.") from None
+    return seat.game, seat
+
+
+def do_accept_invitation(game_id, user: User) -> Game:
+    """``user`` accepts their seat; when every seat has accepted the game starts.
+
+    Accepting twice is harmless. Raises ``GameError`` (``not_found``,
+    ``game_not_active`` for a cancelled or ended game).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_row(game, user)
+        if game.status == GameStatus.ACTIVE and seat.accepted:
+            return game  # a repeated accept of a game that has since started
+        if game.status != GameStatus.INVITED:
+            raise GameError("game_not_active", f"This game is {game.status}; nothing to accept.")
+        now = timezone.now()
+        if seat.accepted_at is None:
+            seat.accepted_at = now
+            seat.save(update_fields=["accepted_at"])
+        if not Seat.objects.filter(game=game, accepted_at=None).exists():
+            _start(game, now)
+    return game
+
+
+def _start(game: Game, now: datetime) -> None:
+    """Deal the game (cryptographic shuffle, random cubes) and give seat 0 the first turn."""
+    rules = game.rules
+    players = Seat.objects.filter(game=game).count()
+    state = rules.new_game(players, seed=None, blind=game.blind)
+    game.state = rules.dump(state)
+    game.status = GameStatus.ACTIVE
+    game.version = 0
+    game.current_seat = rules.current_seat(state)
+    game.round = rules.round_number(state)
+    game.deadline = now + game.turn_length()
+    game.started_at = now
+    game.invitation_expires_at = None
+    game.save()
+    logger.info("game %s started", game.id)
+
+
+def do_decline_invitation(game_id, user: User) -> Game:
+    """``user`` declines their seat: the game is cancelled and the other players are told."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_row(game, user)
+        if game.status != GameStatus.INVITED:
+            raise GameError("game_not_active", f"This game is {game.status}; nothing to decline.")
+        now = timezone.now()
+        seat.declined_at = now
+        seat.save(update_fields=["declined_at"])
+        end_game(game, GameStatus.CANCELLED, EndReason.DECLINED, now)
+        notify.queue_cancellation(game, reason=f"{user.public_name} declined the invitation.")
+    return game

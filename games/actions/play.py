@@ -1,0 +1,150 @@
+"""Playing: a player's move, and the automatic move when a deadline passes (rules P24, P25)."""
+
+from django.db import transaction
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
+
+from accounts.models import User
+from games.actions.common import end_game, lock_game
+from games.errors import GameError
+from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move
+from games.queries import SEATS_WITH_USERS, seat_of
+
+_ENGINE_CODES = {
+    # The engine's IllegalAction codes that mean something other than "illegal now".
+    "malformed_action": "invalid",
+    "unknown_action": "invalid",
+    "not_your_turn": "not_your_turn",
+    "game_finished": "game_not_active",
+}
+
+
+def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
+    """Play ``action`` for ``user``'s seat, chosen from game ``version``.
+
+    A request repeated after it was applied (same seat, same action, the version it
+    was chosen from) is answered with the current game instead of ``stale_version``,
+    so a client retrying after a lost response plays its move exactly once.
+    Raises ``GameError`` and changes nothing when the move is refused. The returned
+    game has its seats and their users prefetched, ready to serialise.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        # Prefetched once here: the seat check below and the response both use them.
+        prefetch_related_objects([game], SEATS_WITH_USERS)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise GameError("not_found", "No such game, or you are not a player of it.")
+        if version != game.version and _is_replay(game, seat, version, action):
+            return game
+        if game.status != GameStatus.ACTIVE:
+            raise GameError("game_not_active", f"This game is {game.status}.")
+        if game.current_seat != seat:
+            raise GameError("not_your_turn", "It is not your turn.")
+        if version != game.version:
+            raise GameError(
+                "stale_version",
+                f"The game has moved on to version {game.version}; reload it and choose again.",
+            )
+        _apply(game, seat, action, actor=Actor.PLAYER, actor_user=user)
+    return game
+
+
+def _is_replay(game: Game, seat: int, version: int, action: dict) -> bool:
+    if not isinstance(version, int) or version >= game.version:
+        return False
+    previous = Move.objects.filter(game=game, number=version + 1).first()
+    return previous is not None and previous.seat == seat and previous.action == action
+
+
+def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: User | None = None):
+    """Play the automatic move (rules P24) for the player whose turn it is.
+
+    The deadline sweep passes the ``expected_version`` it saw, so a sweep that runs
+    twice, or races the player's own move, acts at most once: a changed version means
+    somebody already moved, and nothing happens (returns None). A moderator forcing
+    the move passes ``moderator`` instead. Returns the game after the move.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            if moderator is not None:
+                raise GameError("game_not_active", f"This game is {game.status}.")
+            return None
+        if expected_version is not None and game.version != expected_version:
+            return None
+        if moderator is None and (game.deadline is None or game.deadline > timezone.now()):
+            return None  # not due (deadline extended since the sweep looked)
+        state = game.load_state()
+        action = game.rules.timeout_action(state)
+        _apply(
+            game,
+            game.current_seat,
+            action,
+            actor=Actor.MODERATOR if moderator else Actor.SERVICE,
+            actor_user=moderator,
+            automatic=True,
+        )
+    return game
+
+
+def _apply(
+    game: Game,
+    seat: int,
+    action: dict,
+    *,
+    actor: str,
+    actor_user: User | None,
+    automatic: bool = False,
+) -> None:
+    """Apply one move to the locked ``game``: engine step, log rows, game row.
+
+    Must run inside the transaction that locked the game row.
+    """
+    rules = game.rules
+    before = rules.load(game.state)
+    try:
+        after = rules.apply(before, seat, action)
+    except rules.IllegalAction as error:
+        code = _ENGINE_CODES.get(error.code, "illegal_action")
+        raise GameError(code, str(error)) from None
+
+    now = timezone.now()
+    effects = rules.move_effects(before, after, seat, action)
+    round_played = rules.round_number(before)
+    move = Move.objects.create(
+        game=game,
+        number=game.version + 1,
+        round=round_played,
+        seat=seat,
+        action=action,
+        revealed=effects["revealed"]["id"] if effects["revealed"] else None,
+        automatic=automatic,
+        actor=actor,
+        actor_user=actor_user,
+        at=now,
+    )
+    if effects["buried"] is not None:
+        BuriedCard.objects.create(
+            game=game, move=move, round=round_played, seat=seat, card=effects["buried"]
+        )
+
+    game.state = rules.dump(after)
+    game.version += 1
+    game.round = rules.round_number(after)
+    if rules.is_finished(after):
+        game.result = rules.view(after, None)["result"]
+        end_game(game, GameStatus.FINISHED, EndReason.NONE, now)
+        return
+    if game.round != round_played and _round_was_abandoned(game, round_played):
+        # Rules P25: nobody played a single move of a whole round: they have all gone.
+        end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now)
+        return
+    if effects["new_turn"]:
+        game.deadline = now + game.turn_length()
+    game.current_seat = rules.current_seat(after)
+    game.save(update_fields=["state", "version", "round", "current_seat", "deadline", "updated_at"])
+
+
+def _round_was_abandoned(game: Game, round_number: int) -> bool:
+    return not Move.objects.filter(game=game, round=round_number, automatic=False).exists()
