@@ -1,5 +1,6 @@
 # The two commands a new user needs:  `make run`  and  `make test`.
-# Each creates the virtualenv (.venv) and installs requirements.txt first when needed.
+# Each creates the virtualenv (.venv) and installs requirements-test.txt (production's
+# requirements.txt plus test tools) first when needed.
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -12,7 +13,7 @@ ADDR ?= 127.0.0.1:8000
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
-$(INSTALLED): requirements.txt bin/bootstrap-venv
+$(INSTALLED): requirements.txt requirements-test.txt bin/bootstrap-venv
 	bin/bootstrap-venv $(VENV)
 
 run: $(INSTALLED)  ## Run the service on the embedded defaults (SQLite under var/, mail to var/mail/).
