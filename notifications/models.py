@@ -67,6 +67,11 @@ class OutboundEmail(models.Model):
     claimed_at = models.DateTimeField(
         null=True, blank=True, help_text="When a worker last took it for sending."
     )
+    headers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Extra message headers (name -> value), e.g. List-Unsubscribe.",
+    )
 
     class Meta:
         verbose_name = "outbound email"

@@ -44,7 +44,15 @@ class SweepResult:
     skipped: int = 0
 
 
-def queue_email(to: str, template: str, context: dict, *, topic: str = "") -> OutboundEmail:
+def queue_email(
+    to: str,
+    template: str,
+    context: dict,
+    *,
+    topic: str = "",
+    send_after: datetime | None = None,
+    headers: dict[str, str] | None = None,
+) -> OutboundEmail:
     """Render ``templates/emails/<template>/`` for ``to`` and store it; send after commit.
 
     The three templates are ``subject.txt`` (whitespace collapsed to one line),
@@ -52,10 +60,15 @@ def queue_email(to: str, template: str, context: dict, *, topic: str = "") -> Ou
     ``emails/base.html``); they see ``context`` plus ``site_url``. The row is written in the
     caller's transaction and sending is scheduled with ``on_commit``, so a rolled-back
     change sends nothing. ``topic`` is free text to find related emails, e.g.
-    ``"game:<uuid>"``. A missing template raises ``TemplateDoesNotExist`` here, at the
-    caller; an unusable address is only found when sending and marks the email failed.
+    ``"game:<uuid>"``. ``send_after`` (aware) holds the email back until then, e.g. to the
+    end of the recipient's quiet hours; the every-minute sweep sends it when due.
+    ``headers`` are extra message headers (e.g. ``List-Unsubscribe``), stored on the row
+    and added by ``build_message``. A missing template raises ``TemplateDoesNotExist``
+    here, at the caller; an unusable address is only found when sending and marks the
+    email failed.
     """
     subject, body_text, body_html = render_email(template, context)
+    now = timezone.now()
     email = OutboundEmail.objects.create(
         to=to,
         subject=subject,
@@ -63,8 +76,12 @@ def queue_email(to: str, template: str, context: dict, *, topic: str = "") -> Ou
         body_html=body_html,
         template=template,
         topic=topic,
+        send_after=now if send_after is None else send_after,
+        headers=dict(headers or {}),
     )
-    _schedule_send([email.id])
+    if email.send_after <= now:
+        # A held-back email is not scheduled now: its task would only find it not yet due.
+        _schedule_send([email.id])
     return email
 
 
@@ -147,13 +164,16 @@ def send_pending_email(email_id: int) -> SendOutcome:
 
 
 def build_message(email: OutboundEmail) -> EmailMultiAlternatives:
-    """The email as Django's mail API sends it: plain text with an HTML alternative."""
+    """The email as Django's mail API sends it: plain text with an HTML alternative.
+
+    The row's own ``headers`` (e.g. ``List-Unsubscribe``) are added to ours.
+    """
     message = EmailMultiAlternatives(
         subject=email.subject,
         body=email.body_text,
         to=[email.to],
         # RFC 3834: tells auto-responders (vacation replies) not to answer a robot.
-        headers={"Auto-Submitted": "auto-generated"},
+        headers={"Auto-Submitted": "auto-generated", **email.headers},
     )
     message.attach_alternative(email.body_html, "text/html")
     return message
