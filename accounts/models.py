@@ -2,10 +2,14 @@
 
 import hashlib
 import secrets
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+
+from accounts import preferences
 
 
 def normalize_email(email: str) -> str:
@@ -155,3 +159,133 @@ class LoginLink(models.Model):
     def hash_nonce(nonce: str) -> str:
         # Plain SHA-256 suffices: nonces are 128-bit random, not guessable passwords.
         return hashlib.sha256(nonce.encode()).hexdigest()
+
+
+def default_reminder_leads() -> list[int]:
+    """Remind 24 hours and 2 hours before a deadline, unless the person chooses otherwise."""
+    return [24, 2]
+
+
+class NotificationSettings(models.Model):
+    """What a person wants to be emailed, when, and in which time zone.
+
+    One row per user, created on the first write (``preferences.settings_for`` hands
+    out an unsaved default before that, so reading never writes). The logic below
+    works on unsaved instances, so it is tested without a database.
+    """
+
+    class Mode(models.TextChoices):
+        EACH_TURN = "each_turn", "An email for each turn"
+        DIGEST = "digest", "One daily digest"
+        OFF = "off", "No turn emails"
+
+    user = models.OneToOneField(
+        User, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.EACH_TURN)
+    digest_hour = models.PositiveSmallIntegerField(
+        default=8, help_text="Local hour (0-23) at which the daily digest goes out."
+    )
+    reminder_leads = models.JSONField(
+        default=default_reminder_leads,
+        help_text="Hours before a deadline to remind: 0-3 whole numbers, 1-720.",
+    )
+    time_zone = models.CharField(max_length=64, default="UTC", help_text="An IANA name.")
+    quiet_start = models.TimeField(null=True, blank=True, help_text="Local time; may wrap.")
+    quiet_end = models.TimeField(null=True, blank=True)
+    unsubscribed = models.JSONField(
+        default=list, blank=True, help_text="Email kinds switched off (one-click unsubscribe)."
+    )
+    next_digest_at = models.DateTimeField(
+        null=True, blank=True, help_text="UTC; when the next digest is due (digest mode only)."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+        indexes = [
+            # The digest sweep (games.sweeps.send_due_digests) claims due rows every few
+            # minutes; only digest-mode rows are ever due, so only they are indexed.
+            models.Index(
+                fields=["next_digest_at"],
+                name="notif_settings_digest_due",
+                condition=models.Q(mode="digest"),
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(digest_hour__lte=23), name="notif_settings_digest_hour_range"
+            ),
+            # Quiet hours are a pair: both set or neither.
+            models.CheckConstraint(
+                condition=models.Q(quiet_start__isnull=True, quiet_end__isnull=True)
+                | models.Q(quiet_start__isnull=False, quiet_end__isnull=False),
+                name="notif_settings_quiet_pair",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"notification settings of {self.user_id}"
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The person's time zone (UTC if the stored name is unknown to this system)."""
+        return preferences.zone_named(self.time_zone)
+
+    def wants(self, kind: str) -> bool:
+        """May an email of this kind go to this person at all?
+
+        Transactional kinds (invitation, game cancelled, login link) always may. Turn
+        emails and reminders only in ``each_turn`` mode, the digest only in ``digest``
+        mode; the other game news in every mode. Any kind listed in ``unsubscribed`` is
+        off. An unknown kind raises ``ValueError`` (a typo must not silently mail).
+        """
+        return preferences.wants(self.mode, self.unsubscribed, kind)
+
+    def quiet_until(self, moment: datetime) -> datetime:
+        """``moment`` if it is outside quiet hours, else the end of those quiet hours.
+
+        The end is an aware UTC datetime, computed on the local wall clock of
+        ``time_zone`` (so correct across midnight and DST changes).
+        """
+        return preferences.quiet_until(self.zone, self.quiet_start, self.quiet_end, moment)
+
+    def next_digest_after(self, moment: datetime) -> datetime | None:
+        """When the next digest is due after ``moment`` (UTC), or None unless in digest mode.
+
+        At most one per local calendar day: the first time the local clock reaches
+        ``digest_hour`` on the first day whose digest time is after ``moment``.
+        """
+        if self.mode != self.Mode.DIGEST:
+            return None
+        return preferences.next_local_hour(self.zone, self.digest_hour, moment)
+
+
+class Vacation(models.Model):
+    """A declared absence: while it runs, the person's turn clocks are paused.
+
+    Vacations of one person never overlap and fit the yearly allowance
+    (``preferences.check_vacation``); ending one early sets ``ends_at`` to the moment
+    it was ended, so only the time actually taken counts against the allowance.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["starts_at"]
+        indexes = [
+            # vacations_between() and the allowance check read one user's vacations
+            # around a moment: (user, ends_at) finds those not over yet.
+            models.Index(fields=["user", "ends_at"], name="vacation_user_ends"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")), name="vacation_ends_after"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id} from {self.starts_at:%Y-%m-%d %H:%M} UTC"

@@ -2,7 +2,7 @@
 
 Every variable is documented in README.md ("Configuration"). With nothing set, the
 service runs on a SQLite file under var/, writes emails to files under var/mail/ and
-runs Celery tasks in-process, so `make run` needs no external service.
+passes Celery tasks as files under var/celery/, so `make run` needs no external service.
 """
 
 from pathlib import Path
@@ -119,36 +119,71 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "Piratz by mail <piratz@local
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Celery --------------------------------------------------------------------------
-# Without a broker, tasks run in-process when they are sent: zero-setup local runs.
-# (The in-memory transport is only named so that Celery never goes looking for a broker.)
-CELERY_TASK_ALWAYS_EAGER = not env.str("CELERY_BROKER_URL", "")
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "memory://")
+# The default broker is kombu's filesystem transport: messages are files under var/celery/,
+# so `make run` runs a real worker and beat with nothing installed (no server, no extra
+# package; README "Background work" says why this one). Production sets a Redis URL.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _BROKER_DIR = Path(env.str("CELERY_BROKER_DIR", str(VAR_DIR / "celery")))
+    _BROKER_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # One folder both ways: the web server, beat and the worker share one queue.
+        "data_folder_in": str(_BROKER_DIR),
+        "data_folder_out": str(_BROKER_DIR),
+        "control_folder": str(_BROKER_DIR),
+        "polling_interval": 0.1,  # the worker looks for new files ten times a second
+    }
+# Tasks always go through the broker, so no request ever runs one (and waits on SMTP).
+# Only the test settings run them eagerly.
+CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A request whose broker is down must not hang on it: the outbox row is committed and the
+# every-minute sweep sends the email, so publishing retries only briefly.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_TIMEZONE = "UTC"
+# How often beat sends the every-minute sweeps (deadlines, reminders, the outbox).
+SWEEP_SECONDS = env.int("SWEEP_SECONDS", 60, min_value=1)
+# Every periodic task expires when its next run is due: one still queued then (a backlog,
+# a worker that was down) is dropped, as the next run does the same work. Sweeps claim
+# their rows in the database, so one sent twice (two beats) or redelivered acts once.
 CELERY_BEAT_SCHEDULE = {
     "cancel-expired-invitations": {
         "task": "games.tasks.cancel_expired_invitations",
         "schedule": 15 * 60,
+        "options": {"expires": 15 * 60},
     },
-    # Retries and emails whose send task was lost; a sweep still queued when the next one
-    # is due is dropped (expires), as the next one does the same work.
+    "play-due-timeouts": {
+        "task": "games.tasks.play_due_timeouts",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    # Retries, and emails whose send task was lost (broker down, worker killed).
     "send-due-emails": {
         "task": "notifications.tasks.send_due_emails",
-        "schedule": 60,
-        "options": {"expires": 60},
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
     },
     "purge-login-links": {
         "task": "accounts.tasks.purge_login_links",
         "schedule": 60 * 60,
+        "options": {"expires": 60 * 60},
     },
 }
 
 # --- Game service ---------------------------------------------------------------------
 # How long an invitation waits for every seat to accept before the game is cancelled.
 INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
+# Vacation days a player may take in any rolling 365 days (their turn clocks pause).
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 21, min_value=0)
 LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
