@@ -1,28 +1,45 @@
-"""The moderators' view of games: find them, read their log, and act through games.actions."""
+"""The moderators' view of games: find them, read their log, and act through games.actions.
 
+Game rows are read-only here: a Save button writing every column, without the row lock
+and version check of ``games.actions``, would put back the state a concurrent move had
+just replaced. Moderators act only through the list's actions, each of which asks for a
+reason and carries the version they saw to a ``do_*`` action that refuses a stale one.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.template.response import TemplateResponse
 
 from games import actions
+from games.actions.moderation import MAX_REASON_LENGTH
 from games.models import BuriedCard, Game, Move, Seat
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+class _ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
-    fields = ["seat", "user", "accepted_at", "declined_at"]
-    readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False
 
-class MoveInline(admin.TabularInline):
+
+class SeatInline(_ReadOnlyInline):
+    model = Seat
+    fields = ["seat", "user", "accepted_at", "declined_at"]
+    readonly_fields = fields
+
+
+class MoveInline(_ReadOnlyInline):
     """The full log, with who acted: moderators see service and moderator moves apart."""
 
     model = Move
-    extra = 0
-    can_delete = False
     fields = [
         "number",
         "round",
@@ -37,8 +54,44 @@ class MoveInline(admin.TabularInline):
     readonly_fields = fields
     ordering = ["number"]
 
-    def has_add_permission(self, request, obj=None):
-        return False
+
+class ModerationForm(forms.Form):
+    """What a moderator confirms an action with: why they take it."""
+
+    reason = forms.CharField(
+        max_length=MAX_REASON_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text="Why you take this action; it is written to the log.",
+    )
+
+    def clean_reason(self) -> str:
+        return " ".join(self.cleaned_data["reason"].split())  # one line, as in the log
+
+
+@dataclass(frozen=True)
+class ModeratorAction:
+    """One admin action: its confirmation page's wording and the ``do_*`` call it makes."""
+
+    title: str
+    done: str
+    call: Callable[..., Game]  # (game_id, moderator, *, version, reason)
+
+
+MODERATOR_ACTIONS = {
+    "extend_deadline_24h": ModeratorAction(
+        "Extend the deadline by 24 hours",
+        "Deadline extended",
+        lambda game_id, moderator, **checked: actions.do_extend_deadline(
+            game_id, moderator, 24, **checked
+        ),
+    ),
+    "force_automatic_move": ModeratorAction(
+        "Play the automatic move now (rules P24)",
+        "Automatic move played",
+        actions.do_force_automatic_move,
+    ),
+    "abort_games": ModeratorAction("Abort the game", "Aborted", actions.do_abort_game),
+}
 
 
 @admin.register(Game)
@@ -79,51 +132,71 @@ class GameAdmin(admin.ModelAdmin):
     # might, and a screenshot of the admin must not carry the draw order.
     exclude = ["state"]
     inlines = [SeatInline, MoveInline]
-    actions = ["extend_deadline_24h", "force_automatic_move", "abort_games"]
+    actions = list(MODERATOR_ACTIONS)
 
     def has_add_permission(self, request):
         return False  # games are created by hosts, through the service
 
+    def has_change_permission(self, request, obj=None):
+        return False  # see the module docstring: change only through the actions
+
     def has_delete_permission(self, request, obj=None):
         return False  # abort instead: the log must survive
 
-    def _act(self, request, queryset, call, done: str):
+    def _moderate(self, request, queryset, name: str):
+        """First call: a page listing the games as they are now, asking for a reason.
+
+        Its form posts back the action, the selected games, the version of each as shown,
+        and the reason; the second call then runs the action per game with that version,
+        so a game that moved on in between is left alone and reported.
+        """
+        action = MODERATOR_ACTIONS[name]
+        form = ModerationForm(request.POST if "confirm" in request.POST else None)
+        if form.is_valid():
+            self._run(request, queryset, action, form.cleaned_data["reason"])
+            return None  # back to the list, which shows the messages
+        context = {
+            **self.admin_site.each_context(request),
+            "title": action.title,
+            "opts": self.model._meta,
+            "games": queryset.order_by("created_at"),
+            "action_name": name,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/games/game/moderate.html", context)
+
+    def _run(self, request, queryset, action: ModeratorAction, reason: str) -> None:
         acted = 0
         for game in queryset:
             try:
-                call(game)
+                version = int(request.POST[f"version_{game.id}"])
+            except (KeyError, ValueError):
+                self.message_user(
+                    request, f"{game}: no version was confirmed; nothing done.", messages.WARNING
+                )
+                continue
+            try:
+                action.call(game.id, request.user, version=version, reason=reason)
                 acted += 1
             except actions.GameError as error:
                 self.message_user(request, f"{game}: {error.detail}", messages.WARNING)
         if acted:
-            self.message_user(request, f"{done}: {acted} game(s).", messages.SUCCESS)
+            self.message_user(
+                request, f"{action.done}: {acted} game(s). Reason: {reason}", messages.SUCCESS
+            )
 
-    @admin.action(description="Extend the deadline by 24 hours")
+    @admin.action(description=MODERATOR_ACTIONS["extend_deadline_24h"].title)
     def extend_deadline_24h(self, request, queryset):
-        self._act(
-            request,
-            queryset,
-            lambda game: actions.do_extend_deadline(game.id, request.user, 24),
-            "Deadline extended",
-        )
+        return self._moderate(request, queryset, "extend_deadline_24h")
 
-    @admin.action(description="Play the automatic move now (rules P24)")
+    @admin.action(description=MODERATOR_ACTIONS["force_automatic_move"].title)
     def force_automatic_move(self, request, queryset):
-        self._act(
-            request,
-            queryset,
-            lambda game: actions.do_play_timeout(game.id, moderator=request.user),
-            "Automatic move played",
-        )
+        return self._moderate(request, queryset, "force_automatic_move")
 
-    @admin.action(description="Abort the game")
+    @admin.action(description=MODERATOR_ACTIONS["abort_games"].title)
     def abort_games(self, request, queryset):
-        self._act(
-            request,
-            queryset,
-            lambda game: actions.do_abort_game(game.id, request.user),
-            "Aborted",
-        )
+        return self._moderate(request, queryset, "abort_games")
 
 
 @admin.register(Move)

@@ -21,7 +21,7 @@ from games.actions.invitations import (
     invitation_token,
     read_invitation_token,
 )
-from games.actions.moderation import do_abort_game, do_extend_deadline
+from games.actions.moderation import do_abort_game, do_extend_deadline, do_force_automatic_move
 from games.actions.play import do_play_move, do_play_timeout
 from games.errors import GameError
 
@@ -34,6 +34,7 @@ __all__ = [
     "do_create_game",
     "do_decline_invitation",
     "do_extend_deadline",
+    "do_force_automatic_move",
     "do_play_move",
     "do_play_timeout",
     "invitation_token",

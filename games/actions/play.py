@@ -63,7 +63,10 @@ def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: 
     The deadline sweep passes the ``expected_version`` it saw, so a sweep that runs
     twice, or races the player's own move, acts at most once: a changed version means
     somebody already moved, and nothing happens (returns None). A moderator forcing
-    the move passes ``moderator`` instead. Returns the game after the move.
+    the move passes ``moderator`` (use ``moderation.do_force_automatic_move``, which
+    also takes their reason); for them the deadline does not matter, and a changed
+    ``expected_version`` raises ``stale_version`` instead of passing in silence.
+    Returns the game after the move.
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -72,6 +75,12 @@ def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: 
                 raise GameError("game_not_active", f"This game is {game.status}.")
             return None
         if expected_version is not None and game.version != expected_version:
+            if moderator is not None:
+                raise GameError(
+                    "stale_version",
+                    f"The game has moved on from version {expected_version} to "
+                    f"{game.version} since you looked; nothing was done. Look again and decide.",
+                )
             return None
         if moderator is None and (game.deadline is None or game.deadline > timezone.now()):
             return None  # not due (deadline extended since the sweep looked)

@@ -1,5 +1,7 @@
 """Moderators in the admin: find games, read the log, act through the service layer."""
 
+import logging
+
 import pytest
 
 from games.models import Actor, GameStatus, Move
@@ -37,6 +39,24 @@ def test_game_page_shows_the_log_but_never_the_secret_state(moderator_client, ga
     assert piratz.dump(piratz.load(game.state))["key"] not in page
 
 
+def moderate(client, action: str, games, *, reason="Player asked for a pause.", versions=None):
+    """Run an admin action as a moderator does: ask, read the confirmation page, confirm.
+
+    ``versions`` overrides the versions the page carried (by game), to play a game that
+    moved on while the moderator was reading. Returns the response after confirming.
+    """
+    selected = [str(game.id) for game in games]
+    page = client.post("/admin/games/game/", {"action": action, "_selected_action": selected})
+    assert page.status_code == 200
+    assert b'name="reason"' in page.content
+    form = {"action": action, "_selected_action": selected, "confirm": "yes", "reason": reason}
+    for game in games:
+        shown = f'name="version_{game.id}" value="{game.version}"'
+        assert shown.encode() in page.content
+        form[f"version_{game.id}"] = str((versions or {}).get(game.id, game.version))
+    return client.post("/admin/games/game/", form, follow=True)
+
+
 @pytest.mark.parametrize(
     ("action", "check"),
     [
@@ -45,28 +65,75 @@ def test_game_page_shows_the_log_but_never_the_secret_state(moderator_client, ga
         ("extend_deadline_24h", lambda game: game.deadline is not None),
     ],
 )
-def test_actions_go_through_the_services(moderator_client, game, action, check):
+def test_actions_go_through_the_services_and_log_the_reason(
+    moderator_client, game, action, check, caplog
+):
     before = game.deadline
-    response = moderator_client.post(
-        "/admin/games/game/", {"action": action, "_selected_action": [str(game.id)]}, follow=True
-    )
+    with caplog.at_level(logging.INFO, logger="games.actions.moderation"):
+        response = moderate(moderator_client, action, [game], reason="Bert asked\nfor it.")
     assert response.status_code == 200
+    assert "Reason: Bert asked for it." in response.content.decode()
+    assert "'Bert asked for it.'" in caplog.text
     game.refresh_from_db()
     assert check(game)
     if action == "extend_deadline_24h":
         assert (game.deadline - before).total_seconds() == 24 * 3600
 
 
+@pytest.mark.parametrize("action", ["force_automatic_move", "abort_games", "extend_deadline_24h"])
+def test_an_action_without_a_reason_does_nothing_and_asks_again(moderator_client, game, action):
+    deadline = game.deadline
+    response = moderate(moderator_client, action, [game], reason="  ")
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    game.refresh_from_db()
+    assert (game.version, game.status, game.deadline) == (0, GameStatus.ACTIVE, deadline)
+
+
+@pytest.mark.parametrize("action", ["force_automatic_move", "abort_games", "extend_deadline_24h"])
+def test_a_game_that_moved_since_the_moderator_looked_is_left_alone(
+    moderator_client, game, anna, action
+):
+    from games import actions
+
+    # The page showed version 0; Anna moves before the moderator confirms.
+    page_versions = {game.id: 0}
+    actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    game.refresh_from_db()
+    deadline = game.deadline
+
+    response = moderate(moderator_client, action, [game], versions=page_versions)
+
+    page = response.content.decode()
+    assert "moved on from version 0 to 1" in page and "nothing was done" in page
+    game.refresh_from_db()
+    assert (game.version, game.status, game.deadline) == (1, GameStatus.ACTIVE, deadline)
+    assert not Move.objects.filter(game=game, actor=Actor.MODERATOR).exists()
+
+
 def test_refused_action_is_reported_not_crashed(moderator_client, game, moderator):
     from games import actions
 
     actions.do_abort_game(game.id, moderator)
-    response = moderator_client.post(
-        "/admin/games/game/",
-        {"action": "abort_games", "_selected_action": [str(game.id)]},
-        follow=True,
-    )
+    game.refresh_from_db()
+    response = moderate(moderator_client, "abort_games", [game])
     assert "already aborted" in response.content.decode()
+
+
+def test_game_rows_cannot_be_saved_added_or_deleted(moderator_client, game):
+    change = moderator_client.get(f"/admin/games/game/{game.id}/change/")
+    assert change.status_code == 200
+    page = change.content.decode()
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+
+    saved = moderator_client.post(
+        f"/admin/games/game/{game.id}/change/", {"status": "finished", "version": "9"}
+    )
+    assert saved.status_code == 403
+    game.refresh_from_db()
+    assert (game.status, game.version) == (GameStatus.ACTIVE, 0)
+    assert moderator_client.get("/admin/games/game/add/").status_code == 403
+    assert moderator_client.get(f"/admin/games/game/{game.id}/delete/").status_code == 403
 
 
 def test_players_cannot_use_the_admin(client, anna):
