@@ -67,3 +67,52 @@ def test_p24_no_timeout_action_once_finished(stage):
     with pytest.raises(piratz.IllegalAction) as caught:
         piratz.timeout_action(stage(3, finished=True, rest="discard"))
     assert caught.value.code == "game_finished"
+
+
+# --- The standing order: the player's own ranking of types, P24 as the fallback ---------
+
+
+def test_standing_order_names_the_first_listed_type_that_takes_a_card(stage):
+    # P24 would name coins (3 items); the order skips shells (nothing shows them) and
+    # names pearls, burying the richest card left as P24 does: 21 (2 coins) over 11, 32.
+    state = stage(3, face_up=[11, 21, 32, 13], phase="decide")
+    chosen = piratz.timeout_action(state, standing_order=["shells", "pearls", "rings"])
+    assert chosen == pass_("pearls", 21)
+    assert chosen in piratz.legal_actions(state, 0)
+
+
+def test_standing_order_falls_back_to_p24_when_no_listed_type_takes_a_card(stage):
+    state = stage(3, face_up=[11, 21, 32, 13])
+    assert piratz.timeout_action(state, standing_order=["gems", "shells"]) == pass_("coins", 11)
+
+
+def test_standing_order_passes_over_names_that_are_not_treasure_types(stage):
+    state = stage(3, face_up=[20, 13])
+    assert piratz.timeout_action(state, standing_order=["doubloons", "pearls"]) == pass_(
+        "pearls", 20
+    )
+
+
+def test_standing_order_with_an_empty_row_is_p24(stage):
+    assert piratz.timeout_action(stage(3), standing_order=["shells"]) == pass_("rings", None)
+
+
+def test_standing_order_does_not_change_an_alarm(stage):
+    state = stage(3, face_up=[8, 12, 20, 3], phase="alarm")
+    assert piratz.timeout_action(state, standing_order=["coins"]) == {
+        "action": "resolve_alarm",
+        "keep": 3,
+        "bury": 20,
+    }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_standing_order_action_is_always_legal(seed):
+    order = list(reversed(piratz.TREASURES))[seed % 6 :]
+    state = piratz.new_game(2 + seed % 3, seed=seed)
+    while not piratz.is_finished(state):
+        action = piratz.timeout_action(state, standing_order=order)
+        assert action in piratz.legal_actions(state, state.current)
+        state = piratz.apply(state, state.current, action)
+        if not piratz.is_finished(state) and state.phase == "turn" and state.draw:
+            state = piratz.apply(state, state.current, {"action": "reveal"})
