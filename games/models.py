@@ -5,7 +5,7 @@ through ``games.actions`` (which locks the row, checks the version and logs the 
 """
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -90,6 +90,18 @@ class Game(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == GameStatus.ACTIVE
+
+    def invitation_has_expired(self, now: datetime) -> bool:
+        """True when the game still waits for acceptances at ``now`` but its time is up.
+
+        Such an invitation can no longer be answered; ``cancel_expired_invitations``
+        cancels the game (same ``<=`` boundary, so no moment is both open and swept).
+        """
+        return (
+            self.status == GameStatus.INVITED
+            and self.invitation_expires_at is not None
+            and self.invitation_expires_at <= now
+        )
 
     def load_state(self):
         """The engine state, or None before the game starts."""

@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from games import actions, queries
@@ -42,11 +43,15 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             error = refused.detail
         seat.refresh_from_db()
 
+    # Past its expiry an invitation is closed although the sweep may not have cancelled
+    # the game yet: no Accept button under an "open until" time in the past.
+    expired = game.invitation_has_expired(timezone.now())
     context = {
         "game": game,
         "seat": seat,
         "seats": game.seats.select_related("user"),
         "error": error,
-        "can_answer": game.status == GameStatus.INVITED and not seat.accepted,
+        "expired": expired,
+        "can_answer": game.status == GameStatus.INVITED and not seat.accepted and not expired,
     }
     return render(request, "games/invitation.html", context, status=400 if error else 200)

@@ -2,7 +2,7 @@
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -52,19 +52,19 @@ def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> No
             "throttled",
             f"You can invite at most {settings.INVITATIONS_PER_USER_PER_DAY} players a day.",
         )
-    busy = [
-        email
-        for email in invitees
-        if Seat.objects.filter(
+    busy = any(
+        Seat.objects.filter(
             user__email=email, game__status=GameStatus.INVITED, accepted_at=None
         ).count()
         >= settings.PENDING_INVITATIONS_PER_ADDRESS
-    ]
+        for email in invitees
+    )
     if busy:
+        # Neither which address nor its count: what is pending for an address is that
+        # person's business, not the host's.
         raise GameError(
             "throttled",
-            f"{', '.join(busy)} already has {settings.PENDING_INVITATIONS_PER_ADDRESS} "
-            "unanswered invitations; try again when they have answered.",
+            "One of these addresses cannot be invited right now; try again later.",
         )
 
 
@@ -155,12 +155,31 @@ def do_accept_invitation(game_id, user: User) -> Game:
         if game.status != GameStatus.INVITED:
             raise GameError("game_not_active", f"This game is {game.status}; nothing to accept.")
         now = timezone.now()
+        _refuse_if_expired(game, now)
         if seat.accepted_at is None:
             seat.accepted_at = now
             seat.save(update_fields=["accepted_at"])
         if not Seat.objects.filter(game=game, accepted_at=None).exists():
             _start(game, now)
     return game
+
+
+def _refuse_if_expired(game: Game, now: datetime) -> None:
+    """Refuse any answer once the invitation's time is up, even before the sweep has run.
+
+    The game is left for ``cancel_expired_invitations`` to cancel and tell everyone; a
+    refused answer changes nothing.
+    """
+    if game.invitation_has_expired(now):
+        raise GameError(
+            "game_not_active",
+            f"This invitation expired on {_expiry_text(game)}; the game will not take place.",
+        )
+
+
+def _expiry_text(game: Game) -> str:
+    """When ``game``'s invitation closes, as people read it: ``2026-11-29 10:00 UTC``."""
+    return f"{game.invitation_expires_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def _start(game: Game, now: datetime) -> None:
@@ -188,6 +207,7 @@ def do_decline_invitation(game_id, user: User) -> Game:
         if game.status != GameStatus.INVITED:
             raise GameError("game_not_active", f"This game is {game.status}; nothing to decline.")
         now = timezone.now()
+        _refuse_if_expired(game, now)
         seat.declined_at = now
         seat.save(update_fields=["declined_at"])
         end_game(game, GameStatus.CANCELLED, EndReason.DECLINED, now)

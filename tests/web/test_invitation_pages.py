@@ -1,8 +1,10 @@
 """The emailed invitation link: GET only shows, POST accepts or declines."""
 
 import re
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 
 from games import actions
@@ -77,4 +79,26 @@ def test_post_needs_csrf_token(invited, bert):
     game, links = invited
     response = Client(enforce_csrf_checks=True).post(links[bert.email], {"decision": "accept"})
     assert response.status_code == 403
+    assert Seat.objects.get(game=game, user=bert).accepted_at is None
+
+
+def test_an_expired_invitation_shows_no_accept_button(invited, bert):
+    game, links = invited
+    with time_machine.travel(game.invitation_expires_at + timedelta(minutes=1)):
+        response = Client().get(links[bert.email])
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'value="accept"' not in page and 'value="decline"' not in page
+    assert "open until" not in page
+    assert "This invitation expired on" in page and "will not take place" in page
+
+
+def test_accepting_an_expired_invitation_through_the_page_is_refused(invited, bert, carla):
+    game, links = invited
+    Client().post(links[carla.email], {"decision": "accept"})
+    with time_machine.travel(game.invitation_expires_at + timedelta(minutes=1)):
+        response = Client().post(links[bert.email], {"decision": "accept"})
+    assert response.status_code == 400
+    assert "This invitation expired on" in response.content.decode()
+    assert Game.objects.get(id=game.id).status == GameStatus.INVITED
     assert Seat.objects.get(game=game, user=bert).accepted_at is None
