@@ -28,13 +28,21 @@ def queue_invitation(game: Game, seat: Seat) -> None:
 
 
 def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True) -> None:
-    """Tell the players of ``game`` it was cancelled and why."""
+    """Tell the players of ``game`` it was cancelled and why.
+
+    The host gets the host's text (``for_host`` in the template context): they set the
+    game up, so they are not told to ask themselves for a new invitation.
+    """
     for seat in game.seats.select_related("user"):
         if exclude_declined and seat.declined_at is not None:
             continue
         queue_email(
             seat.user.email,
             "game_cancelled",
-            {"host": game.host.public_name, "reason": reason},
+            {
+                "host": game.host.public_name,
+                "reason": reason,
+                "for_host": seat.user_id == game.host_id,
+            },
             topic=f"game:{game.id}",
         )
