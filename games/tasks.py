@@ -1,11 +1,27 @@
-"""Celery tasks of the games app: thin wrappers around actions and sweeps, safe to run twice."""
+"""Celery tasks of the games app: thin wrappers around actions and sweeps, safe to run twice.
+
+Beat sends the sweeps (``CELERY_BEAT_SCHEDULE`` in settings). Each claims its due rows in
+the database, so a sweep that runs twice, late, or on two workers at once acts once per
+item; a sweep still queued when the next one is sent is dropped (``expires``), as the
+next one does the same work.
+"""
 
 from celery import shared_task
 
 from games import sweeps
+
+# One deadline sweep plays at most this many automatic moves; a larger backlog (after an
+# outage) is worked off by the following minutes' sweeps instead of one task running long.
+DEADLINE_SWEEP_BATCH_SIZE = 1000
 
 
 @shared_task
 def cancel_expired_invitations() -> int:
     """Periodic: cancel games whose invitations were not all accepted in time."""
     return sweeps.cancel_expired_invitations()
+
+
+@shared_task
+def play_due_timeouts() -> int:
+    """Periodic (every minute): play the automatic move (P24) where a deadline has passed."""
+    return sweeps.play_due_timeouts(limit=DEADLINE_SWEEP_BATCH_SIZE)

@@ -106,6 +106,11 @@ def _schedule_send(email_ids: Iterable[int]) -> None:
     # Imported here: tasks imports this module.
     from .tasks import send_email
 
+    if send_email.app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
+        # An eager task runs in this process: inside the request, which would then wait on
+        # the SMTP server (one that accepts and never answers makes it time out, with the
+        # change already committed). The every-minute sweep sends these emails instead.
+        return
     for email_id in email_ids:
         # robust: the row is already committed; if the broker is down, the caller's request
         # must not fail for it; the every-minute sweep sends the email instead.

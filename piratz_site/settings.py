@@ -137,6 +137,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 # Only the test settings run them eagerly.
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = True
+# Should the outbox send on commit even when tasks run eagerly (in the caller's process, so
+# inside the request)? Only the unit tests want that; otherwise the sweep sends.
+OUTBOX_EAGER_SEND_ON_COMMIT = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

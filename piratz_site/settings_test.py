@@ -3,10 +3,17 @@
 import os
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production-" + "x" * 20)
-os.environ.setdefault("CELERY_BROKER_URL", "")
+# No broker process in unit tests: tasks run eagerly (below); tests about a real broker
+# and worker configure the Celery app themselves.
+os.environ.setdefault("CELERY_BROKER_URL", "memory://")
 
 from .settings import *  # noqa: F403
 
+# Tasks run in-process when sent, and the outbox sends on commit, so a unit test sees its
+# emails in ``mailoutbox`` after its transaction. (Production never does either: a request
+# must not wait on SMTP. See notifications.outbox._schedule_send.)
+CELERY_TASK_ALWAYS_EAGER = True
+OUTBOX_EAGER_SEND_ON_COMMIT = True
 # Fast hashing: tests create many users; the production hashers stay in settings.py.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Whitenoise serves from the finders in tests; no collectstatic run is needed.

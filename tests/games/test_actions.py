@@ -45,13 +45,30 @@ class TestAutomaticMove:
         expected = piratz.apply(state, 0, piratz.timeout_action(state))
         with time_machine.travel(game.deadline + timedelta(seconds=1)):
             assert actions.do_play_timeout(game.id, expected_version=0) is not None
-            assert actions.do_play_timeout(game.id, expected_version=0) is None  # twice: once
+            assert actions.do_play_timeout(game.id, expected_version=0) is None  # new deadline
 
         game.refresh_from_db()
         assert game.version == 1
         assert piratz.load(game.state) == expected
         move = Move.objects.get(game=game)
         assert (move.automatic, move.actor, move.seat) == (True, Actor.SERVICE, 0)
+
+    def test_a_move_between_the_sweeps_read_and_its_action_makes_it_do_nothing(
+        self, game, anna
+    ):
+        # The sweep saw version 0 with the deadline passed; before its action runs, Anna
+        # reveals a card. That keeps her turn (no new deadline: it is still passed), so
+        # only the version guard stands between the stale sweep and a second move.
+        with time_machine.travel(game.deadline + timedelta(seconds=1)):
+            actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+            game.refresh_from_db()
+            assert game.deadline < timezone.now() and game.current_seat == 0
+
+            assert actions.do_play_timeout(game.id, expected_version=0) is None
+
+        game.refresh_from_db()
+        assert game.version == 1
+        assert list(Move.objects.values_list("automatic", "actor")) == [(False, Actor.PLAYER)]
 
     def test_nothing_happens_before_the_deadline(self, game):
         assert actions.do_play_timeout(game.id, expected_version=0) is None

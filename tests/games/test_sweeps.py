@@ -1,0 +1,177 @@
+"""The deadline sweep: overdue games get their automatic move once, the others are left alone."""
+
+import logging
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games import actions, sweeps, tasks
+from games.models import Actor, EndReason, Game, GameStatus, Move
+from piratz_site.celery import app
+from tests.factories import start_game
+
+pytestmark = pytest.mark.django_db
+
+needs_postgres = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and query plans are PostgreSQL's"
+)
+
+
+def make_overdue(*games: Game, by: timedelta = timedelta(minutes=1)) -> None:
+    for game in games:
+        Game.objects.filter(id=game.id).update(deadline=timezone.now() - by)
+
+
+def versions(*games: Game) -> list[int]:
+    return [Game.objects.get(id=game.id).version for game in games]
+
+
+class TestPlayDueTimeouts:
+    def test_each_overdue_game_gets_one_automatic_move(self, anna, bert, carla):
+        overdue = [start_game([anna, bert]) for _ in range(3)]
+        waiting = start_game([anna, carla])
+        make_overdue(*overdue)
+
+        assert sweeps.play_due_timeouts() == 3
+        assert sweeps.play_due_timeouts() == 0  # the moves set new deadlines
+
+        assert versions(*overdue, waiting) == [1, 1, 1, 0]
+        moves = Move.objects.filter(game__in=overdue)
+        assert {(m.automatic, m.actor, m.seat) for m in moves} == {(True, Actor.SERVICE, 0)}
+
+    def test_limit_takes_the_most_overdue_first(self, anna, bert):
+        games = [start_game([anna, bert]) for _ in range(3)]
+        for hours, game in zip([1, 3, 2], games, strict=True):
+            make_overdue(game, by=timedelta(hours=hours))
+
+        assert sweeps.play_due_timeouts(limit=2) == 2
+        assert versions(*games) == [0, 1, 1]
+        assert sweeps.play_due_timeouts(limit=2) == 1
+        assert versions(*games) == [1, 1, 1]
+
+    def test_games_that_are_not_active_are_left_alone(self, anna, bert):
+        finished, invited = start_game([anna, bert]), start_game([anna, bert])
+        past = timezone.now() - timedelta(hours=1)
+        Game.objects.filter(id=finished.id).update(status=GameStatus.FINISHED, deadline=past)
+        Game.objects.filter(id=invited.id).update(status=GameStatus.INVITED, deadline=past)
+
+        assert sweeps.play_due_timeouts() == 0
+        assert not Move.objects.exists()
+
+    def test_a_failing_game_is_logged_and_does_not_block_the_others(
+        self, anna, bert, monkeypatch, caplog
+    ):
+        broken, *others = [start_game([anna, bert]) for _ in range(3)]
+        make_overdue(broken, by=timedelta(hours=2))  # the first one claimed
+        make_overdue(*others)
+        real = actions.do_play_timeout
+
+        def fails_for_broken(game_id, **kwargs):
+            if game_id == broken.id:
+                raise RuntimeError("corrupt state")
+            return real(game_id, **kwargs)
+
+        monkeypatch.setattr(sweeps.actions, "do_play_timeout", fails_for_broken)
+        with caplog.at_level(logging.ERROR, logger="games.sweeps"):
+            assert sweeps.play_due_timeouts() == 2
+
+        assert versions(broken, *others) == [0, 1, 1]
+        assert str(broken.id) in caplog.text and "corrupt state" in caplog.text
+        monkeypatch.setattr(sweeps.actions, "do_play_timeout", real)
+        assert sweeps.play_due_timeouts() == 1  # left for the next sweep, not lost
+
+    def test_the_periodic_task_runs_the_sweep(self, anna, bert):
+        game = start_game([anna, bert])
+        make_overdue(game)
+        assert tasks.play_due_timeouts() == 1
+        assert versions(game) == [1]
+
+    def test_a_game_nobody_plays_runs_on_by_itself_and_ends_abandoned(self, anna, bert):
+        # Rules P24: each passed deadline plays the automatic move; P25: when a whole round
+        # went by without a single move by a player, the game is aborted as abandoned.
+        # Only the clock and the sweep act here.
+        game = start_game([anna, bert], turn_hours=24)
+        sweeps_run = 0
+        while game.status == GameStatus.ACTIVE and sweeps_run < 500:
+            with time_machine.travel(game.deadline + timedelta(seconds=1), tick=False):
+                assert sweeps.play_due_timeouts() == 1
+                assert sweeps.play_due_timeouts() == 0
+            sweeps_run += 1
+            game.refresh_from_db()
+
+        assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.ABANDONED)
+        moves = list(Move.objects.filter(game=game).order_by("number"))
+        assert len(moves) == sweeps_run == game.version
+        assert {(m.automatic, m.actor) for m in moves} == {(True, Actor.SERVICE)}
+        assert {m.seat for m in moves} == {0, 1}  # both players' turns were played for them
+        assert moves[-1].round == 1  # the first round without a player move ends it
+        # A day per move: the clock moved by each turn's length, not more.
+        assert moves[-1].at - moves[0].at == timedelta(hours=24, seconds=1) * (len(moves) - 1)
+
+
+@needs_postgres
+class TestOnPostgres:
+    def test_the_claim_reads_the_partial_index(self):
+        # Few rows: the planner would rightly scan the table; with scans priced out, the plan
+        # shows the claim query matches the partial index's predicate (status = 'active').
+        queryset = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(status=GameStatus.ACTIVE, deadline__lte=timezone.now())
+            .order_by("deadline", "id")
+        )
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            plan = queryset.explain()
+        assert "game_active_deadline" in plan
+
+    @pytest.mark.django_db(transaction=True)
+    def test_a_game_another_sweep_holds_is_skipped_not_waited_for(self, anna, bert):
+        held, free = start_game([anna, bert]), start_game([anna, bert])
+        make_overdue(held, by=timedelta(hours=2))
+        make_overdue(free)
+        locked, release = threading.Event(), threading.Event()
+
+        def other_sweep_holds_it():
+            try:
+                with transaction.atomic():
+                    Game.objects.select_for_update().get(id=held.id)
+                    locked.set()
+                    release.wait(timeout=30)
+            finally:
+                connection.close()
+
+        holder = threading.Thread(target=other_sweep_holds_it)
+        holder.start()
+        try:
+            assert locked.wait(timeout=10)
+            started = time.monotonic()
+            assert sweeps.play_due_timeouts() == 1
+            assert time.monotonic() - started < 5  # did not queue behind the held row
+            assert versions(held, free) == [0, 1]
+        finally:
+            release.set()
+            holder.join(timeout=30)
+        assert sweeps.play_due_timeouts() == 1
+        assert versions(held, free) == [1, 1]
+
+
+class TestBeatSchedule:
+    def test_every_sweep_is_scheduled_and_expires_by_its_next_run(self):
+        schedule = settings.CELERY_BEAT_SCHEDULE
+        app.loader.import_default_modules()  # autodiscovers every app's tasks.py
+        for name, entry in schedule.items():
+            assert entry["task"] in app.tasks, name
+            assert 0 < entry["options"]["expires"] <= entry["schedule"], name
+        scheduled = {entry["task"] for entry in schedule.values()}
+        assert {
+            "games.tasks.play_due_timeouts",
+            "games.tasks.cancel_expired_invitations",
+            "notifications.tasks.send_due_emails",
+        } <= scheduled
+        assert schedule["play-due-timeouts"]["schedule"] == 60
