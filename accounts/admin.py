@@ -1,10 +1,10 @@
-"""Moderators' admin for users, API keys (never the keys themselves) and login links."""
+"""Moderators' admin for users, API keys (never the keys themselves), login links, settings."""
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 
 from .forms import UserChangeForm, UserCreationForm
-from .models import ApiToken, LoginLink, User
+from .models import ApiToken, LoginLink, NotificationSettings, User, Vacation
 
 
 @admin.register(User)
@@ -60,3 +60,29 @@ class LoginLinkAdmin(_ReadOnlyAdmin):
     search_fields = ("email",)
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
+
+
+class _LookOnlyAdmin(_ReadOnlyAdmin):
+    """Rows changed only by the person through ``accounts.preferences``'s actions, which
+    also move game deadlines; an edit or delete here would bypass that."""
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(NotificationSettings)
+class NotificationSettingsAdmin(_LookOnlyAdmin):
+    list_display = ("user", "mode", "time_zone", "quiet_start", "quiet_end", "next_digest_at")
+    list_filter = ("mode",)
+    search_fields = ("user__email",)
+    list_select_related = ("user",)
+    ordering = ("user__email",)
+
+
+@admin.register(Vacation)
+class VacationAdmin(_LookOnlyAdmin):
+    list_display = ("user", "starts_at", "ends_at", "created_at")
+    search_fields = ("user__email",)
+    list_select_related = ("user",)
+    date_hierarchy = "starts_at"
+    ordering = ("-starts_at",)

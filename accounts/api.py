@@ -1,36 +1,63 @@
-"""REST endpoint for asking for a login link by email (``POST /api/auth/login-link/``)."""
+"""REST endpoints of a person: asking for a login link, and the caller's own settings.
+
+``POST /api/auth/login-link/``; ``/api/me/settings/`` and ``/api/me/vacations/``.
+"""
 
 from collections.abc import Mapping
 
+from django.conf import settings as django_settings
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.errors import ApiError
+from games.errors import GameError
+
+from . import preferences
 from .login_links import MAX_NEXT_LENGTH, request_login_link
+from .models import NotificationSettings, Vacation
 from .throttling import SCOPE, LoginLinkThrottle
+
+
+class StrictFieldsMixin:
+    """CONTRACT.md: unknown fields are a malformed body, not silently dropped."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().to_internal_value(data)
+
 
 ACCEPTED = "If the address can receive mail, a login link is on its way."
 
 
-class LoginLinkRequestSerializer(serializers.Serializer):
-    email = serializers.EmailField(max_length=254, help_text="Where to send the link.")
-    next = serializers.CharField(
+class StrictCharField(serializers.CharField):
+    """A string that must arrive as a JSON string: DRF's CharField turns 0 into "0"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictEmailField(StrictCharField, serializers.EmailField):
+    """An email address that must arrive as a JSON string."""
+
+
+class LoginLinkRequestSerializer(StrictFieldsMixin, serializers.Serializer):
+    email = StrictEmailField(max_length=254, help_text="Where to send the link.")
+    next = StrictCharField(
         required=False,
         allow_blank=True,
         max_length=MAX_NEXT_LENGTH,
         help_text='A path on this site to open after logging in, e.g. "/games/7/". '
         "Anything else is ignored and the link leads to the home page.",
     )
-
-    def to_internal_value(self, data):
-        # CONTRACT.md: unknown fields are a malformed body, not silently dropped.
-        if isinstance(data, Mapping):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return super().to_internal_value(data)
 
 
 _Error = inline_serializer(
@@ -74,3 +101,243 @@ class LoginLinkView(APIView):
             serializer.validated_data["email"], serializer.validated_data.get("next", "")
         )
         return Response({"detail": ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+
+
+# --- /api/me/: the caller's own notification settings and vacations -------------------------
+
+
+class QuietHoursSerializer(serializers.Serializer):
+    start = serializers.TimeField(
+        format="%H:%M", input_formats=["%H:%M"], help_text='Local time, "HH:MM".'
+    )
+    end = serializers.TimeField(
+        format="%H:%M",
+        input_formats=["%H:%M"],
+        help_text='Local time, "HH:MM"; earlier than start wraps midnight (23:00-07:00).',
+    )
+
+    def validate(self, attrs):
+        # Checked here, not by required=True: a PATCH makes nested fields optional too.
+        if "start" not in attrs or "end" not in attrs:
+            raise serializers.ValidationError("Quiet hours need both a start and an end.")
+        if attrs["start"] == attrs["end"]:
+            raise serializers.ValidationError("Quiet hours must start and end at different times.")
+        return attrs
+
+
+class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
+    """The person's notification settings; in a PATCH every field is optional."""
+
+    mode = serializers.ChoiceField(
+        choices=NotificationSettings.Mode.choices,
+        help_text="each_turn: an email per turn and reminders; digest: at most one email a "
+        "day listing the games waiting for you; off: no turn emails (game news still comes).",
+    )
+    digest_hour = serializers.IntegerField(
+        min_value=0, max_value=23, help_text="Local hour of the daily digest (0-23)."
+    )
+    reminder_leads = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=preferences.MAX_REMINDER_LEAD_HOURS),
+        max_length=preferences.MAX_REMINDER_LEADS,
+        help_text="Hours before a deadline at which to remind you: 0-3 distinct whole numbers, "
+        "1-720. A lead longer than the turn is skipped.",
+    )
+    time_zone = serializers.CharField(
+        max_length=64, help_text='An IANA time zone, e.g. "Europe/Berlin".'
+    )
+    quiet_hours = QuietHoursSerializer(
+        allow_null=True,
+        help_text="No turn email or reminder is sent, and no deadline falls, inside them; "
+        "null for none.",
+    )
+    unsubscribed = serializers.ListField(
+        child=serializers.ChoiceField(
+            choices=[str(kind) for kind in preferences.UNSUBSCRIBABLE_KINDS]
+        ),
+        help_text="Kinds of email switched off (e.g. by one-click unsubscribe). Invitations, "
+        "cancellations and login links cannot be switched off.",
+    )
+    next_digest_at = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="When the next digest is due (digest mode)."
+    )
+
+    def validate_time_zone(self, value: str) -> str:
+        if not preferences.is_time_zone(value):
+            raise serializers.ValidationError(
+                f"{value!r} is not a known time zone; use an IANA name such as Europe/Berlin."
+            )
+        return value
+
+    def validate_reminder_leads(self, value: list[int]) -> list[int]:
+        # The raw input, strictly: "24" or 2.0 are not hours, even if they could be coerced.
+        problem = preferences.reminder_leads_problem(self.initial_data.get("reminder_leads"))
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value
+
+    def to_representation(self, instance: NotificationSettings) -> dict:
+        quiet = None
+        if instance.quiet_start is not None and instance.quiet_end is not None:
+            quiet = {"start": instance.quiet_start, "end": instance.quiet_end}
+        return super().to_representation(
+            {
+                "mode": instance.mode,
+                "digest_hour": instance.digest_hour,
+                "reminder_leads": instance.reminder_leads,
+                "time_zone": instance.time_zone,
+                "quiet_hours": quiet,
+                "unsubscribed": instance.unsubscribed,
+                "next_digest_at": instance.next_digest_at,
+            }
+        )
+
+
+class VacationSerializer(StrictFieldsMixin, serializers.ModelSerializer):
+    starts_at = serializers.DateTimeField(
+        required=False, help_text="When it starts (UTC or with an offset); omitted: now."
+    )
+    ends_at = serializers.DateTimeField(help_text="When it ends; must be in the future.")
+    running = serializers.SerializerMethodField(help_text="Has it started and not ended yet?")
+
+    class Meta:
+        model = Vacation
+        fields = ["id", "starts_at", "ends_at", "running", "created_at"]
+        read_only_fields = ["id", "created_at"]
+
+    def get_running(self, vacation: Vacation) -> bool:
+        return vacation.starts_at <= timezone.now() < vacation.ends_at
+
+
+class VacationListSerializer(serializers.Serializer):
+    allowance_days = serializers.IntegerField(
+        help_text="Vacation days allowed in any rolling 365 days (VACATION_DAYS_PER_YEAR)."
+    )
+    vacations = VacationSerializer(
+        many=True, help_text="Your vacations that are running, planned or ended within a year."
+    )
+
+
+_MeError = inline_serializer(
+    "MeError", {"code": serializers.CharField(), "detail": serializers.CharField()}
+)
+_NOT_AUTHENTICATED = OpenApiResponse(_MeError, description="`not_authenticated`.")
+
+
+def _invalid(error: GameError) -> ApiError:
+    return ApiError(400 if error.code == "invalid" else 404, error.code, error.detail)
+
+
+class MySettingsView(APIView):
+    @extend_schema(
+        operation_id="me_settings_read",
+        request=None,
+        summary="Your notification settings",
+        responses={200: NotificationSettingsSerializer, 401: _NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request):
+        settings = preferences.settings_for(request.user)
+        return Response(NotificationSettingsSerializer(settings).data)
+
+    @extend_schema(
+        operation_id="me_settings_update",
+        summary="Change your notification settings",
+        description=(
+            "Changes only the fields given. A refused change (`invalid`: an unknown time "
+            "zone, quiet hours that start when they end or are not HH:MM, lead times out "
+            "of range or repeated, an unknown field) changes nothing. The next digest time "
+            "is recomputed when the mode, digest hour or time zone change."
+        ),
+        request=NotificationSettingsSerializer(partial=True),
+        responses={
+            200: NotificationSettingsSerializer,
+            400: OpenApiResponse(_MeError, description="`invalid`: see the description."),
+            401: _NOT_AUTHENTICATED,
+        },
+        tags=["me"],
+    )
+    def patch(self, request):
+        serializer = NotificationSettingsSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        changes = dict(serializer.validated_data)
+        if "quiet_hours" in changes and changes["quiet_hours"] is not None:
+            changes["quiet_hours"] = (
+                changes["quiet_hours"]["start"],
+                changes["quiet_hours"]["end"],
+            )
+        try:
+            settings = preferences.do_update_settings(request.user, changes, now=timezone.now())
+        except GameError as error:
+            raise _invalid(error) from None
+        return Response(NotificationSettingsSerializer(settings).data)
+
+
+class MyVacationsView(APIView):
+    @extend_schema(
+        operation_id="me_vacations_list",
+        request=None,
+        summary="Your vacations",
+        responses={200: VacationListSerializer, 401: _NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request):
+        since = timezone.now() - preferences.YEAR
+        vacations = Vacation.objects.filter(user=request.user, ends_at__gt=since)
+        body = {"allowance_days": django_settings.VACATION_DAYS_PER_YEAR, "vacations": vacations}
+        return Response(VacationListSerializer(body).data)
+
+    @extend_schema(
+        operation_id="me_vacations_create",
+        summary="Declare a vacation",
+        description=(
+            "While a vacation runs, your turn deadlines are paused (the clock resumes with "
+            "the time that was left) and other players see you are away until its end. "
+            "Refused with `invalid` if it ends before it starts or is already over, starts "
+            "in the past, starts more than a year ahead, overlaps another of your "
+            "vacations, or would put more than VACATION_DAYS_PER_YEAR days of vacation "
+            "(past, running and planned) into any rolling 365 days."
+        ),
+        request=VacationSerializer,
+        responses={
+            201: VacationSerializer,
+            400: OpenApiResponse(_MeError, description="`invalid`: see the description."),
+            401: _NOT_AUTHENTICATED,
+        },
+        tags=["me"],
+    )
+    def post(self, request):
+        serializer = VacationSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            vacation = preferences.do_add_vacation(
+                request.user, data.get("starts_at"), data["ends_at"], now=timezone.now()
+            )
+        except GameError as error:
+            raise _invalid(error) from None
+        return Response(VacationSerializer(vacation).data, status=status.HTTP_201_CREATED)
+
+
+class MyVacationView(APIView):
+    @extend_schema(
+        operation_id="me_vacations_end",
+        summary="End or cancel a vacation",
+        description=(
+            "A running vacation ends now (only the time taken counts against the "
+            "allowance); a planned one is removed. `invalid` if it is over already."
+        ),
+        request=None,
+        responses={
+            204: None,
+            400: OpenApiResponse(_MeError, description="`invalid`: it is over already."),
+            401: _NOT_AUTHENTICATED,
+            404: OpenApiResponse(_MeError, description="`not_found`: not one of yours."),
+        },
+        tags=["me"],
+    )
+    def delete(self, request, vacation_id: int):
+        try:
+            preferences.do_end_vacation(request.user, vacation_id, now=timezone.now())
+        except GameError as error:
+            raise _invalid(error) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)

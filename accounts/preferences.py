@@ -1,7 +1,8 @@
 """A person's email preferences and absences: the kinds of email, quiet hours, vacations.
 
-The time logic here is pure (no database, no clock): callers pass ``now``. Only
-``settings_for`` and ``vacations_between`` read the database.
+The time logic here is pure (no database, no clock): callers pass ``now``.
+``settings_for`` and ``vacations_between`` read the database; the ``do_*`` functions
+at the end are the only writers of settings and vacations.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from django.conf import settings as django_settings
+from django.db import transaction
+
+from games.errors import GameError
+
 if TYPE_CHECKING:
     from accounts.models import NotificationSettings, User
 
@@ -20,6 +26,8 @@ Interval = tuple[datetime, datetime]
 YEAR = timedelta(days=365)
 MAX_REMINDER_LEADS = 3
 MAX_REMINDER_LEAD_HOURS = 720  # 30 days: longer than any turn a game may be given
+# How far in the past a vacation's start may be and still be read as "now".
+START_SLACK = timedelta(minutes=5)
 
 
 class EmailKind(enum.StrEnum):
@@ -171,18 +179,22 @@ def merge_intervals(intervals: Iterable[Interval]) -> list[Interval]:
     return [(start, end) for start, end in merged]
 
 
-def busiest_year(intervals: Iterable[Interval]) -> timedelta:
+def busiest_year(intervals: Iterable[Interval], touching: Interval | None = None) -> timedelta:
     """The most vacation time that any rolling 365-day window contains.
 
     The time a window [t, t+365d) holds changes linearly in t between the moments
     where an edge of the window meets an edge of a vacation, so the maximum is found
-    by trying only windows that start or end on a vacation's start or end.
+    by trying only windows that start or end on a vacation's start or end. With
+    ``touching``, only windows overlapping that interval count (a new vacation is
+    judged by the years it is part of, not by older ones; closed, so the limits count).
     """
     merged = merge_intervals(intervals)
     edges = [edge for interval in merged for edge in interval]
     best = timedelta(0)
     for window_start in [*edges, *(edge - YEAR for edge in edges)]:
         window_end = window_start + YEAR
+        if touching is not None and not (touching[0] <= window_end and window_start <= touching[1]):
+            continue
         held = sum(
             (
                 min(end, window_end) - max(start, window_start)
@@ -200,17 +212,17 @@ def vacation_problem(
 ) -> str | None:
     """Why the vacation ``new`` cannot be taken, as a sentence; None if it can.
 
-    The rules: it must end after it starts, must not be over already, must start
+    The rules: it must not be over already, must end after it starts, must start
     within a year from ``now``, must not overlap the person's other vacations, and
     no rolling 365-day window may then hold more than ``days_per_year`` days of
     vacation in total (counting the time of every vacation, past, running or
     planned, that falls inside that window).
     """
     start, end = new
-    if end <= start:
-        return "A vacation must end after it starts."
     if end <= now:
         return "This vacation would be over already; it must end in the future."
+    if end <= start:
+        return "A vacation must end after it starts."
     if start > now + YEAR:
         return "A vacation can be planned at most a year ahead."
     existing = list(existing)
@@ -221,7 +233,7 @@ def vacation_problem(
                 f"({other_start:%Y-%m-%d %H:%M} to {other_end:%Y-%m-%d %H:%M} UTC)."
             )
     allowance = timedelta(days=days_per_year)
-    if busiest_year([*existing, new]) > allowance:
+    if busiest_year([*existing, new], touching=new) > allowance:
         return f"This vacation goes beyond the allowance of {days_per_year} days in any 365 days."
     return None
 
@@ -256,3 +268,148 @@ def vacations_between(user_id: int, start: datetime, end: datetime) -> list[Inte
 
     rows = Vacation.objects.filter(user_id=user_id, starts_at__lt=end, ends_at__gt=start)
     return merge_intervals(rows.values_list("starts_at", "ends_at"))
+
+
+# --- Changes: each one transaction, serialised per person ---------------------------------
+
+SETTINGS_FIELDS = ("mode", "digest_hour", "reminder_leads", "time_zone", "unsubscribed")
+# The fields that decide when the next digest is due.
+_DIGEST_FIELDS = ("mode", "digest_hour", "time_zone")
+
+
+def _lock_person(user: User) -> None:
+    """Lock the person's row: their settings and vacation changes then run one at a time.
+
+    Without it two requests could each check the vacation allowance (or create the
+    settings row) before the other commits, and both be accepted.
+    """
+    from accounts.models import User
+
+    User.objects.select_for_update().only("id").get(pk=user.pk)
+
+
+def do_update_settings(user: User, changes: dict, *, now: datetime) -> NotificationSettings:
+    """Apply validated ``changes`` to the person's settings and save them.
+
+    ``changes`` holds any of ``SETTINGS_FIELDS`` and ``quiet_hours`` (a ``(start, end)``
+    pair of local times, or None for none); the API has validated each value, this
+    re-checks what a bad caller could break (a zone, equal quiet hours, lead times) and
+    raises ``GameError("invalid", ...)`` changing nothing. ``next_digest_at`` is
+    recomputed when the mode, digest hour or time zone changed.
+    """
+    from accounts.models import NotificationSettings
+
+    if "time_zone" in changes and not is_time_zone(changes["time_zone"]):
+        raise GameError("invalid", f"{changes['time_zone']!r} is not a known time zone.")
+    if "reminder_leads" in changes and (
+        problem := reminder_leads_problem(changes["reminder_leads"])
+    ):
+        raise GameError("invalid", problem)
+    if changes.get("quiet_hours") is not None:
+        start, end = changes["quiet_hours"]
+        if start == end:
+            raise GameError("invalid", "Quiet hours must start and end at different times.")
+    if "unsubscribed" in changes:
+        unknown = set(changes["unsubscribed"]) - set(UNSUBSCRIBABLE_KINDS)
+        if unknown:
+            raise GameError("invalid", f"These emails cannot be switched off: {sorted(unknown)}.")
+    with transaction.atomic():
+        _lock_person(user)
+        settings, _ = NotificationSettings.objects.get_or_create(user=user)
+        digest_before = tuple(getattr(settings, name) for name in _DIGEST_FIELDS)
+        for name in SETTINGS_FIELDS:
+            if name in changes:
+                setattr(settings, name, changes[name])
+        if "unsubscribed" in changes:
+            settings.unsubscribed = sorted(set(changes["unsubscribed"]))
+        if "quiet_hours" in changes:
+            settings.quiet_start, settings.quiet_end = changes["quiet_hours"] or (None, None)
+        digest_after = tuple(getattr(settings, name) for name in _DIGEST_FIELDS)
+        if digest_after != digest_before or (
+            settings.mode == "digest" and not settings.next_digest_at
+        ):
+            settings.next_digest_at = settings.next_digest_after(now)
+        settings.save()
+    user.notification_settings = settings
+    return settings
+
+
+def do_unsubscribe(user: User, kind: str) -> None:
+    """Switch emails of ``kind`` off for the person (idempotent).
+
+    Raises ``GameError("invalid", ...)`` for a kind that cannot be switched off.
+    """
+    if kind not in UNSUBSCRIBABLE_KINDS:
+        raise GameError("invalid", f"{kind!r} emails cannot be switched off.")
+    from accounts.models import NotificationSettings
+
+    with transaction.atomic():
+        _lock_person(user)
+        settings, _ = NotificationSettings.objects.get_or_create(user=user)
+        if kind not in settings.unsubscribed:
+            settings.unsubscribed = sorted({*settings.unsubscribed, kind})
+            settings.save(update_fields=["unsubscribed", "updated_at"])
+
+
+def _refresh_deadlines(user: User) -> None:
+    # Games waiting on this person get their deadline paused or resumed (games.deadlines
+    # belongs to the games app, which imports accounts: imported here, not at the top).
+    from games.deadlines import refresh_deadlines_for
+
+    refresh_deadlines_for(user)
+
+
+def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *, now: datetime):
+    """Declare an absence from ``starts_at`` (None: now) to ``ends_at`` and return it.
+
+    A start up to ``START_SLACK`` in the past is read as now (the client's clock may
+    lag); further back is refused, as is anything ``vacation_problem`` refuses, with
+    ``GameError("invalid", ...)``, changing nothing. In the same transaction the
+    deadlines of games waiting on this person are recomputed.
+    """
+    from accounts.models import Vacation
+
+    if starts_at is None or now - START_SLACK <= starts_at < now:
+        starts_at = now
+    elif starts_at < now:
+        raise GameError("invalid", "A vacation cannot start in the past.")
+    with transaction.atomic():
+        _lock_person(user)
+        existing = list(
+            Vacation.objects.filter(
+                user=user, ends_at__gt=starts_at - YEAR, starts_at__lt=ends_at + YEAR
+            ).values_list("starts_at", "ends_at")
+        )
+        problem = vacation_problem(
+            (starts_at, ends_at), existing, now, django_settings.VACATION_DAYS_PER_YEAR
+        )
+        if problem:
+            raise GameError("invalid", problem)
+        vacation = Vacation.objects.create(
+            user=user, starts_at=starts_at, ends_at=ends_at, created_at=now
+        )
+        _refresh_deadlines(user)
+    return vacation
+
+
+def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
+    """End the person's running vacation now, or cancel a planned one.
+
+    ``GameError("not_found")`` if it is not one of theirs, ``GameError("invalid")`` if
+    it is over already. Deadlines are recomputed in the same transaction.
+    """
+    from accounts.models import Vacation
+
+    with transaction.atomic():
+        _lock_person(user)
+        vacation = Vacation.objects.filter(user=user, id=vacation_id).first()
+        if vacation is None:
+            raise GameError("not_found", "You have no vacation with this id.")
+        if vacation.ends_at <= now:
+            raise GameError("invalid", "This vacation is over already.")
+        if vacation.starts_at >= now:
+            vacation.delete()  # never started: it takes nothing from the allowance
+        else:
+            vacation.ends_at = now
+            vacation.save(update_fields=["ends_at"])
+        _refresh_deadlines(user)

@@ -1,4 +1,4 @@
-"""Login and logout pages: ask for a link, confirm it, log out. Logic lives in login_links."""
+"""Login, logout and unsubscribe pages. Logic lives in login_links, unsubscribe, preferences."""
 
 import math
 
@@ -7,8 +7,10 @@ from django.contrib.auth import login, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from . import preferences
 from .forms import LoginLinkRequestForm
 from .login_links import (
     LinkProblem,
@@ -21,6 +23,7 @@ from .login_links import (
 )
 from .models import normalize_email
 from .throttling import login_link_wait
+from .unsubscribe import UnsubscribeLinkInvalid, read_unsubscribe_token, settings_url
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -87,3 +90,28 @@ def _link_problem(request: HttpRequest, error: LoginLinkError) -> HttpResponse:
     return render(
         request, "accounts/login_link_problem.html", context, status=_PROBLEM_STATUS[error.problem]
     )
+
+
+# RFC 8058: mail clients POST "List-Unsubscribe=One-Click" with no cookie and no CSRF
+# token. Safe without CSRF protection: the signed link is the credential, and all it
+# can do is switch one kind of email off for the person it was sent to.
+@csrf_exempt
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET/HEAD: ask "stop these emails?" (changes nothing: mail scanners open links).
+    POST: switch that kind of email off for that person and say it is done."""
+    try:
+        claim = read_unsubscribe_token(token)
+    except UnsubscribeLinkInvalid:
+        return render(request, "accounts/unsubscribe_invalid.html", status=404)
+    context = {
+        "masked_email": mask_email(claim.user.email),
+        "kind": claim.kind.value,
+        "kind_label": claim.kind.value.replace("_", " "),
+        "settings_url": settings_url(),
+    }
+    if request.method != "POST":
+        return render(request, "accounts/unsubscribe.html", context)
+    preferences.do_unsubscribe(claim.user, claim.kind)
+    return render(request, "accounts/unsubscribe_done.html", context)

@@ -239,10 +239,39 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# Every handler carries the "redact" filter: no URL token, API key or readable address
+# reaches a log line (piratz_site/redaction.py). Django's own defaults are replaced, not
+# added to: its "console" handler on the "django" logger printed each django.* line a
+# second time beside the root handler (twice under `make run`), and without our filter.
+LOG_LEVEL = env.str("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "INFO")},
+    "filters": {"redact": {"()": "piratz_site.redaction.RedactingFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        # runserver's request lines, as Django prints them.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["redact"],
+        },
+    },
+    "loggers": {
+        # No handler of its own (Django's console and mail_admins go): it reaches the root's.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+# Celery workers keep this configuration instead of replacing the root's handlers with
+# their own, unfiltered ones.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

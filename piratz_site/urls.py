@@ -5,13 +5,17 @@ from django.http import HttpRequest
 from django.urls import include, path
 from django.views import defaults
 
+from accounts.views import unsubscribe
 from games.api.errors import json_error_view
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
     path("api/auth/", include("accounts.api_urls")),
+    path("api/me/", include("accounts.me_urls")),
     path("accounts/", include("accounts.urls")),
+    # One-click unsubscribe links in emails (RFC 8058): short, and outside /accounts/ login.
+    path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     path("", include("games.urls")),
 ]
 

@@ -1,0 +1,11 @@
+"""The caller's own settings in the REST API, mounted at /api/me/."""
+
+from django.urls import path
+
+from .api import MySettingsView, MyVacationsView, MyVacationView
+
+urlpatterns = [
+    path("settings/", MySettingsView.as_view(), name="me-settings"),
+    path("vacations/", MyVacationsView.as_view(), name="me-vacations"),
+    path("vacations/<int:vacation_id>/", MyVacationView.as_view(), name="me-vacation"),
+]
