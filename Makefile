@@ -16,9 +16,9 @@ help:  ## List the commands.
 $(INSTALLED): requirements.txt requirements-test.txt bin/bootstrap-venv
 	bin/bootstrap-venv $(VENV)
 
-run: $(INSTALLED)  ## Run the service on the embedded defaults (SQLite under var/, mail to var/mail/).
+run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (SQLite, files under var/).
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(ADDR)
+	DEBUG=$${DEBUG:-true} VENV=$(VENV) bin/run-local $(ADDR)
 
 test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).
 	$(PY) -m pytest $(PYTEST_ARGS)

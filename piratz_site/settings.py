@@ -125,12 +125,13 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_DIR = Path(env.str("CELERY_BROKER_DIR", str(VAR_DIR / "celery")))
-    _BROKER_DIR.mkdir(parents=True, exist_ok=True)
+    for _folder in ("messages", "control"):
+        (_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # One folder both ways: the web server, beat and the worker share one queue.
-        "data_folder_in": str(_BROKER_DIR),
-        "data_folder_out": str(_BROKER_DIR),
-        "control_folder": str(_BROKER_DIR),
+        "data_folder_in": str(_BROKER_DIR / "messages"),
+        "data_folder_out": str(_BROKER_DIR / "messages"),
+        "control_folder": str(_BROKER_DIR / "control"),
         "polling_interval": 0.1,  # the worker looks for new files ten times a second
     }
 # Tasks always go through the broker, so no request ever runs one (and waits on SMTP).
