@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from notifications.outbox import queue_email
+from piratz_site.redaction import mask_email
 
 from .models import LoginLink, User, normalize_email
 
@@ -80,12 +81,6 @@ def safe_next_url(url: str | None) -> str:
     return url
 
 
-def mask_email(email: str) -> str:
-    """``anna@example.com`` as ``a***@example.com``: recognisable by its owner, not readable."""
-    local, _, domain = email.partition("@")
-    return f"{local[:1]}***@{domain}"
-
-
 def request_login_link(email: str, next_url: str = "") -> bool:
     """Email a login link to ``email`` unless a limit says no; returns whether one was queued.
 
@@ -104,12 +99,12 @@ def request_login_link(email: str, next_url: str = "") -> bool:
         _take_turns_for(email)
         now = timezone.now()  # after the wait for the lock, so the window is counted from now
         if User.objects.filter(email=email, is_active=False).exists():
-            logger.info("Login link not sent: account disabled")
+            logger.info("Login link not sent to %s: account disabled", mask_email(email))
             return False
         recent = LoginLink.objects.filter(email=email, created_at__gt=now - CAP_WINDOW).count()
         if recent >= settings.LOGIN_LINKS_PER_ADDRESS_PER_HOUR:
-            # Never log the address: the log is not the place for players' emails.
-            logger.info("Login link not sent: hourly cap for the address reached")
+            # Only masked: the log is not the place for players' addresses.
+            logger.info("Login link not sent to %s: hourly cap reached", mask_email(email))
             return False
         nonce = secrets.token_urlsafe(16)
         LoginLink.objects.create(
