@@ -231,13 +231,21 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# Throttle counters live here, so every process must see the same cache: Redis when
+# CACHE_URL is set (production), else a table in the database (`manage.py
+# createcachetable`, which `make run` runs), never a per-process memory.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": env.str("CACHE_URL", ""),
+        "LOCATION": env.url("CACHE_URL", "redis://", schemes=("redis", "rediss")),
     }
     if env.str("CACHE_URL", "")
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    else {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "piratz_cache",
+        # Culling drops entries at random once full: high, so counters are never culled.
+        "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+    }
 }
 
 # Every handler carries the "redact" filter: no URL token, API key or readable address
