@@ -107,6 +107,23 @@ class Game(models.Model):
         """The engine state, or None before the game starts."""
         return None if self.state is None else self.rules.load(self.state)
 
+    def table_view(self, seat: int | None) -> dict | None:
+        """The table as ``seat`` may see it (None: a spectator); None before the game starts.
+
+        The engine's ``view`` strips what this seat may not see. A game that ended without
+        a result (aborted by a moderator, or abandoned under rules P25) is still a game
+        in progress to the engine, which knows nothing of either; shown here as it ended:
+        ``status`` ``"aborted"``, ``current_seat`` and ``phase`` null, no legal actions
+        (CONTRACT section 2). Pages, emails and the API all draw the table from this.
+        """
+        state = self.load_state()
+        if state is None:
+            return None
+        table = self.rules.view(state, seat)
+        if self.status == GameStatus.ABORTED:
+            table.update(status="aborted", current_seat=None, phase=None, legal_actions=[])
+        return table
+
     def turn_length(self) -> timedelta:
         return timedelta(hours=self.turn_hours)
 

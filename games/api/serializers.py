@@ -113,11 +113,9 @@ class GameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_state(self, game: Game) -> dict | None:
-        state = game.load_state()
-        if state is None:
-            return None
-        # Hidden information is the engine's business: view() strips what this seat may not see.
-        return game.rules.view(state, self.get_you(game))
+        # Hidden information is the engine's business: view() strips what this seat may not
+        # see; table_view() also shows an aborted game as ended.
+        return game.table_view(self.get_you(game))
 
 
 class MoveLogSerializer(serializers.Serializer):
