@@ -5,6 +5,8 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.utils import timezone
 
+from piratz_site.redaction import redact_text, redact_tokens
+
 # Retry delays grow 1, 5, 25, 125 minutes, then stay at the cap: a mail server that is
 # down for hours is retried a few times, not hammered every minute.
 FIRST_RETRY_DELAY = timedelta(minutes=1)
@@ -27,6 +29,23 @@ def retry_delay(attempts: int) -> timedelta:
     return delay
 
 
+class OutboundEmailQuerySet(models.QuerySet):
+    """The outbox's conditions, each written once: the claim, the sweep and the tests use these."""
+
+    def due(self, now: datetime) -> "OutboundEmailQuerySet":
+        """Pending and due by ``now``: what the sweep sends and what a send may claim."""
+        return self.filter(status=OutboundEmail.Status.PENDING, send_after__lte=now)
+
+    def stuck(self, now: datetime) -> "OutboundEmailQuerySet":
+        """Claimed more than ``SENDING_TIMEOUT`` before ``now``: the worker must have died.
+
+        Exactly at the timeout is not stuck yet: the worker gets the benefit of the doubt.
+        """
+        return self.filter(
+            status=OutboundEmail.Status.SENDING, claimed_at__lt=now - SENDING_TIMEOUT
+        )
+
+
 class OutboundEmail(models.Model):
     """An email to one address, rendered when queued; its status records every send outcome.
 
@@ -35,6 +54,10 @@ class OutboundEmail(models.Model):
     transient error, or ``failed`` after a permanent error or the last allowed attempt.
     The ``record_*`` methods change state on the instance only, so the rules are testable
     without a database; the outbox module writes them with guarded UPDATEs.
+
+    Once an email is done (sent, or failed for good) its content keeps no live credential:
+    every signed link in it is redacted (``redact_credentials``). Until then the row needs
+    its links to send them; the admin shows even those redacted.
     """
 
     class Status(models.TextChoices):
@@ -73,17 +96,22 @@ class OutboundEmail(models.Model):
         help_text="Extra message headers (name -> value), e.g. List-Unsubscribe.",
     )
 
+    # What may carry a credential (a signed link, a List-Unsubscribe URL).
+    CONTENT_FIELDS = ("subject", "body_text", "body_html", "headers")
+
+    objects = OutboundEmailQuerySet.as_manager()
+
     class Meta:
         verbose_name = "outbound email"
         indexes = [
-            # send_due_emails (the every-minute sweep) looks for due pending rows; sent
+            # OutboundEmail.objects.due(), for the every-minute sweep; sent
             # rows pile up forever, so index only the few that are still waiting.
             models.Index(
                 fields=["send_after"],
                 condition=models.Q(status="pending"),
                 name="outbox_pending_due_idx",
             ),
-            # send_due_emails also returns rows stuck in "sending" to pending.
+            # OutboundEmail.objects.stuck(): the sweep returns them to pending.
             models.Index(
                 fields=["claimed_at"],
                 condition=models.Q(status="sending"),
@@ -92,36 +120,44 @@ class OutboundEmail(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.subject} → {self.to} ({self.status})"
-
-    def is_due(self, now: datetime) -> bool:
-        return self.status == self.Status.PENDING and self.send_after <= now
-
-    def is_stuck(self, now: datetime) -> bool:
-        """Claimed so long ago that the worker holding it must have died."""
-        return (
-            self.status == self.Status.SENDING
-            and self.claimed_at is not None
-            and self.claimed_at < now - SENDING_TIMEOUT
-        )
+        # Shown by the admin (titles, breadcrumbs, messages): never a live link.
+        return f"{redact_tokens(self.subject)} → {self.to} ({self.status})"
 
     def record_sent(self, now: datetime) -> None:
+        """Count the successful attempt; the links in the email are redacted now."""
         self.status = self.Status.SENT
         self.attempts += 1
         self.sent_at = now
         self.last_error = ""
+        self.redact_credentials()
 
     def record_failure(
         self, error: str, now: datetime, *, permanent: bool, max_attempts: int
     ) -> None:
         """Count a failed attempt: retry later after a transient error, else give up.
 
-        Gives up (``failed``) on a permanent error or when this was attempt ``max_attempts``.
+        Gives up (``failed``) on a permanent error or when this was attempt ``max_attempts``,
+        and then redacts the links in the email. ``error`` is stored with addresses masked
+        and tokens redacted (an SMTP refusal names the recipient).
         """
         self.attempts += 1
-        self.last_error = error[:MAX_ERROR_LENGTH]
+        # Redacted before the cut: a token cut in half would no longer be recognised.
+        self.last_error = redact_text(error)[:MAX_ERROR_LENGTH]
         if permanent or self.attempts >= max_attempts:
             self.status = self.Status.FAILED
+            self.redact_credentials()
         else:
             self.status = self.Status.PENDING
             self.send_after = now + retry_delay(self.attempts)
+
+    def redact_credentials(self) -> None:
+        """Replace every live credential in ``CONTENT_FIELDS`` by ``[redacted]``; idempotent.
+
+        For an email that is done: its links reached the player or never will, and a row
+        keeping them would let whoever reads the table (a moderator, a backup) log in as the
+        player or answer their invitation. Only the instance changes; the caller saves.
+        """
+        self.subject = redact_tokens(self.subject)
+        self.body_text = redact_tokens(self.body_text)
+        self.body_html = redact_tokens(self.body_html)
+        self.headers = {name: redact_tokens(str(value)) for name, value in self.headers.items()}

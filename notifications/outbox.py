@@ -16,7 +16,7 @@ from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
-from .models import SENDING_TIMEOUT, OutboundEmail
+from .models import OutboundEmail
 
 logger = logging.getLogger(__name__)
 
@@ -128,9 +128,11 @@ def send_pending_email(email_id: int) -> SendOutcome:
     Either way ``last_error`` says why.
     """
     claimed_at = timezone.now()
-    claimed = OutboundEmail.objects.filter(
-        id=email_id, status=Status.PENDING, send_after__lte=claimed_at
-    ).update(status=Status.SENDING, claimed_at=claimed_at)
+    claimed = (
+        OutboundEmail.objects.due(claimed_at)
+        .filter(id=email_id)
+        .update(status=Status.SENDING, claimed_at=claimed_at)
+    )
     if claimed != 1:
         return SendOutcome.SKIPPED
     email = OutboundEmail.objects.get(id=email_id)
@@ -204,15 +206,19 @@ def is_permanent_error(exc: Exception) -> bool:
 def _save_outcome(email: OutboundEmail, claimed_at: datetime) -> None:
     # Guarded by our claim: if we took so long that the sweep handed the email to another
     # worker, that worker's outcome wins and ours is only logged.
+    outcome = {
+        "status": email.status,
+        "attempts": email.attempts,
+        "last_error": email.last_error,
+        "send_after": email.send_after,
+        "sent_at": email.sent_at,
+    }
+    if email.status in (Status.SENT, Status.FAILED):
+        # Done: the record_* methods redacted the links in it; the row keeps no credential.
+        outcome.update({field: getattr(email, field) for field in OutboundEmail.CONTENT_FIELDS})
     saved = OutboundEmail.objects.filter(
         id=email.id, status=Status.SENDING, claimed_at=claimed_at
-    ).update(
-        status=email.status,
-        attempts=email.attempts,
-        last_error=email.last_error,
-        send_after=email.send_after,
-        sent_at=email.sent_at,
-    )
+    ).update(**outcome)
     if saved != 1:
         logger.warning(
             "Email %s: outcome %s not saved, the claim from %s was taken back by the sweep",
@@ -230,19 +236,29 @@ def requeue_stuck_emails(now: datetime) -> int:
     instead of looping forever.
     """
     # The status condition in each UPDATE keeps concurrent sweeps from counting twice.
-    stuck = OutboundEmail.objects.filter(
-        status=Status.SENDING, claimed_at__lt=now - SENDING_TIMEOUT
-    )
+    stuck = OutboundEmail.objects.stuck(now)
     last_chance = settings.EMAIL_MAX_ATTEMPTS - 1
-    given_up = stuck.filter(attempts__gte=last_chance).update(
+    giving_up = list(stuck.filter(attempts__gte=last_chance).values_list("id", flat=True))
+    given_up = stuck.filter(id__in=giving_up).update(
         status=Status.FAILED, attempts=F("attempts") + 1, last_error=STUCK_ERROR
     )
+    _redact_failed_emails(giving_up)
     requeued = stuck.filter(attempts__lt=last_chance).update(
         status=Status.PENDING, attempts=F("attempts") + 1, last_error=STUCK_ERROR, send_after=now
     )
     if given_up or requeued:
         logger.warning("Outbox: %d stuck emails requeued, %d given up", requeued, given_up)
     return requeued + given_up
+
+
+def _redact_failed_emails(email_ids: list[int]) -> None:
+    # Failed for good, so their links must not stay usable at rest. Guarded by the status:
+    # never the content of a row that another process moved on meanwhile.
+    for email in OutboundEmail.objects.filter(id__in=email_ids, status=Status.FAILED):
+        email.redact_credentials()
+        OutboundEmail.objects.filter(id=email.id, status=Status.FAILED).update(
+            **{field: getattr(email, field) for field in OutboundEmail.CONTENT_FIELDS}
+        )
 
 
 def send_due_emails(limit: int | None = None) -> SweepResult:
@@ -253,11 +269,7 @@ def send_due_emails(limit: int | None = None) -> SweepResult:
     """
     now = timezone.now()
     requeued = requeue_stuck_emails(now)
-    due = (
-        OutboundEmail.objects.filter(status=Status.PENDING, send_after__lte=now)
-        .order_by("send_after", "id")
-        .values_list("id", flat=True)
-    )
+    due = OutboundEmail.objects.due(now).order_by("send_after", "id").values_list("id", flat=True)
     outcomes = Counter(send_pending_email(email_id) for email_id in list(due[:limit]))
     return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})
 
@@ -266,7 +278,10 @@ def retry_emails_now(email_ids: Iterable[int]) -> int:
     """Make those of the emails that are failed or pending due now and schedule them.
 
     Returns how many were. Attempts are kept, so a failed email gets one more attempt (its
-    record stays true); sent emails and those being sent are left alone.
+    record stays true); sent emails and those being sent are left alone. A failed email's
+    links were redacted when it failed, so it goes out with ``[redacted]`` in their place:
+    the player reads it but must ask for a new link (a login link expires within the hour
+    anyway).
     """
     email_ids = list(email_ids)
     with transaction.atomic():

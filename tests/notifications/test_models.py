@@ -8,6 +8,25 @@ from notifications.models import OutboundEmail, retry_delay
 
 from .conftest import NOON
 
+TOKEN = "eyJnIjoiMGI1ZSIsInUiOjN9:1xUxwf:LRGyxViApxuAvHRU1kNoH7srwtabTyHqCMYflHK6csg"
+
+
+def email_with_links(**fields) -> OutboundEmail:
+    """An email being sent whose content carries a signed link in every content field."""
+    return OutboundEmail(
+        status=Status.SENDING,
+        subject=f"Code {TOKEN}",
+        body_text=f"Answer: https://piratz.example/invitations/{TOKEN}/\n",
+        body_html=f'<a href="https://piratz.example/invitations/{TOKEN}/">Answer</a>',
+        headers={"List-Unsubscribe": f"<https://piratz.example/unsubscribe/{TOKEN}/>"},
+        **fields,
+    )
+
+
+def content_of(email: OutboundEmail) -> str:
+    return " ".join(str(getattr(email, field)) for field in OutboundEmail.CONTENT_FIELDS)
+
+
 Status = OutboundEmail.Status
 
 
@@ -59,25 +78,45 @@ def test_sent_email_forgets_the_previous_error():
     assert email.last_error == ""
 
 
+def test_sent_email_keeps_no_live_link():
+    email = email_with_links(attempts=0)
+
+    email.record_sent(NOON)
+
+    assert TOKEN not in content_of(email)
+    assert email.body_text == "Answer: https://piratz.example/invitations/[redacted]/\n"
+    assert email.headers == {"List-Unsubscribe": "<https://piratz.example/unsubscribe/[redacted]/>"}
+    assert email.subject == "Code [redacted]"
+
+
 @pytest.mark.parametrize(
-    ("status", "claimed_minutes_ago", "stuck"),
-    [
-        (Status.SENDING, 11, True),
-        (Status.SENDING, 10, False),  # exactly the timeout: give the worker the benefit
-        (Status.SENDING, 1, False),
-        (Status.PENDING, 60, False),
-    ],
+    ("attempts", "permanent"), [(0, True), (5, False)], ids=["permanent", "last-attempt"]
 )
-def test_email_is_stuck_only_when_sending_longer_than_ten_minutes(
-    status, claimed_minutes_ago, stuck
-):
-    email = OutboundEmail(status=status, claimed_at=NOON - timedelta(minutes=claimed_minutes_ago))
-    assert email.is_stuck(NOON) is stuck
+def test_email_failed_for_good_keeps_no_live_link(attempts, permanent):
+    email = email_with_links(attempts=attempts)
+
+    email.record_failure("550 refused", NOON, permanent=permanent, max_attempts=6)
+
+    assert email.status == Status.FAILED
+    assert TOKEN not in content_of(email)
+    assert "/invitations/[redacted]/" in email.body_html
 
 
-def test_email_is_due_when_pending_and_its_time_has_come():
-    assert OutboundEmail(status=Status.PENDING, send_after=NOON).is_due(NOON)
-    assert not OutboundEmail(status=Status.PENDING, send_after=NOON).is_due(
-        NOON - timedelta(seconds=1)
+def test_email_that_will_be_retried_keeps_its_links_to_send_them():
+    email = email_with_links(attempts=0)
+
+    email.record_failure("timeout", NOON, permanent=False, max_attempts=6)
+
+    assert email.status == Status.PENDING
+    assert content_of(email).count(TOKEN) == 4
+
+
+def test_failure_stores_the_error_with_the_address_masked_and_tokens_redacted():
+    email = OutboundEmail(status=Status.SENDING)
+    error = f"SMTPRecipientsRefused: {{'anna@example.com': (550, b'unknown {TOKEN}')}}"
+
+    email.record_failure(error, NOON, permanent=True, max_attempts=6)
+
+    assert email.last_error == (
+        "SMTPRecipientsRefused: {'a***@example.com': (550, b'unknown [redacted]')}"
     )
-    assert not OutboundEmail(status=Status.FAILED, send_after=NOON).is_due(NOON)
