@@ -5,6 +5,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.requirements-installed
+# Where `make run` serves (host:port), e.g. `make run ADDR=0.0.0.0:8001`; emailed links
+# point there too, unless SITE_URL is set.
 ADDR ?= 127.0.0.1:8000
 
 .DEFAULT_GOAL := help
@@ -16,8 +18,10 @@ help:  ## List the commands.
 $(INSTALLED): requirements.txt requirements-test.txt bin/bootstrap-venv
 	bin/bootstrap-venv $(VENV)
 
+run: export SITE_URL ?= http://$(ADDR)
 run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (SQLite, files under var/).
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-true} $(PY) manage.py createcachetable
 	DEBUG=$${DEBUG:-true} VENV=$(VENV) bin/run-local $(ADDR)
 
 test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).

@@ -1,14 +1,41 @@
 """Typed readers for settings that come from the environment; bad values fail loudly."""
 
+import ipaddress
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+
+# Public (it is in this file): signs nothing that a real server would accept, as every
+# serving process refuses to start on it unless DEBUG is on.
+DEV_SECRET_KEY = "insecure-dev-key-for-local-runs-and-commands-only"
+# manage.py puts the name of the command it runs here (see ``secret_key``).
+MANAGE_COMMAND_VARIABLE = "PIRATZ_MANAGE_COMMAND"
+# Management commands that serve requests: they need a real key like gunicorn does.
+SERVING_COMMANDS = frozenset({"runserver", "testserver"})
+# gunicorn's master stops on this worker exit status ("App failed to load") instead of
+# starting new workers that would fail the same way forever.
+CONFIGURATION_ERROR_STATUS = 4
+
+
+def exit_for_configuration(message: str):
+    """Stop the process with ``message`` as one line on stderr, and no traceback.
+
+    For a mistake the operator must fix before anything can run, where a traceback
+    through the import machinery of gunicorn, Celery or Django would bury the one line
+    that matters.
+    """
+    sys.stderr.write(f"Configuration error: {message}\n")
+    sys.stderr.flush()
+    raise SystemExit(CONFIGURATION_ERROR_STATUS)
 
 
 class Env:
@@ -62,6 +89,18 @@ class Env:
             return list(default)
         return [item.strip() for item in value.split(",") if item.strip()]
 
+    def networks(self, name: str, default: Sequence[str]) -> "list[IPNetwork]":
+        """Comma-separated IP addresses or CIDR networks (``10.0.0.1,172.16.0.0/12``)."""
+        networks = []
+        for item in self.list(name, list(default)):
+            try:
+                networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                raise ImproperlyConfigured(
+                    f"{name}: {item!r} is not an IP address or network (e.g. 10.0.0.0/8)."
+                ) from None
+        return networks
+
     def url(self, name: str, default: str, *, schemes: tuple[str, ...]) -> str:
         value = self.str(name, default)
         scheme = urlsplit(value).scheme
@@ -103,3 +142,33 @@ class Env:
             "CONN_HEALTH_CHECKS": True,
             "OPTIONS": options,
         }
+
+
+def secret_key(env: Env, *, debug: bool) -> str:
+    """``SECRET_KEY`` from ``env``, or ``DEV_SECRET_KEY`` where a public key does no harm.
+
+    The development key is used when ``SECRET_KEY`` is unset and either ``debug`` is on
+    or the process is a management command that serves no requests (``manage.py`` names
+    its command in ``PIRATZ_MANAGE_COMMAND``): ``--help``, ``simulate``, ``migrate`` work
+    in a fresh checkout. Any serving process (gunicorn, a Celery worker, ``runserver``
+    with DEBUG off) without a key of its own stops with one line, via
+    ``exit_for_configuration``.
+    """
+    key = env.str("SECRET_KEY", "")
+    command = env.str(MANAGE_COMMAND_VARIABLE, "")
+    may_use_dev_key = debug or (command != "" and command not in SERVING_COMMANDS)
+    if key and (key != DEV_SECRET_KEY or may_use_dev_key):
+        return key
+    if not key and may_use_dev_key:
+        return DEV_SECRET_KEY
+    exit_for_configuration(
+        "set SECRET_KEY to a long random value (e.g. the output of "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`); "
+        "only DEBUG=true and management commands that serve nothing may run without one."
+    )
+
+
+def url_host(url: str) -> str:
+    """The host of ``url`` as ``ALLOWED_HOSTS`` spells it (IPv6 in brackets)."""
+    host = urlsplit(url).hostname or ""
+    return f"[{host}]" if ":" in host else host

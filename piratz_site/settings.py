@@ -9,19 +9,19 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import Env
+from .env import Env, secret_key, url_host
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 env = Env()
 
 DEBUG = env.bool("DEBUG", False)
-# A fixed key is only acceptable on a developer's machine; production must set its own.
-SECRET_KEY = env.str("SECRET_KEY", "insecure-dev-key-only-for-DEBUG" if DEBUG else None)
-if not DEBUG and SECRET_KEY.startswith("insecure-dev-key"):
-    raise ImproperlyConfigured("Set SECRET_KEY to a long random value when DEBUG is false.")
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+# A fixed key is only acceptable on a developer's machine or for commands that serve
+# nothing; a serving process without SECRET_KEY stops with one line (see secret_key).
+SECRET_KEY = secret_key(env, debug=DEBUG)
 SITE_URL = env.url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https"))
+# The host that emailed links point to is served too (`make run ADDR=192.168.1.5:8000`).
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", url_host(SITE_URL)])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [SITE_URL])
 
 INSTALLED_APPS = [
@@ -40,6 +40,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that it sees every other answer: error pages under /api/ become JSON.
+    "piratz_site.middleware.ApiErrorsAsJsonMiddleware",
+    # Before SecurityMiddleware: forwarded headers count only from TRUSTED_PROXIES.
+    "piratz_site.proxies.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -91,6 +95,22 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"  # `manage.py collectstatic` fills it for production
 
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
+
+# --- Behind HTTPS and reverse proxies ----------------------------------------------------
+# Addresses or networks of the reverse proxies in front of the service: only from them are
+# X-Forwarded-For (the client address, for throttles) and X-Forwarded-Proto believed.
+TRUSTED_PROXIES = env.networks("TRUSTED_PROXIES", [])
+if env.bool("SECURE_PROXY_SSL_HEADER", False):
+    if not TRUSTED_PROXIES:
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER=true needs TRUSTED_PROXIES: the proxies that set "
+            "X-Forwarded-Proto (a client could send it too)."
+        )
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0, min_value=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a slow game lasts weeks; stay logged in a month
 
 # --- Email ---------------------------------------------------------------------------
@@ -205,14 +225,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],  # DRF's, with a depth limit
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.api.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+    "DEFAULT_THROTTLE_CLASSES": [  # DRF's, keyed by the client address of TRUSTED_PROXIES
+        "accounts.throttling.AnonRateThrottle",
+        "accounts.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", "60/min"),

@@ -19,6 +19,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Whitenoise serves from the finders in tests; no collectstatic run is needed.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Per-process memory, cleared around every test by tests/conftest.py (clearing the database
+# cache would need a database in tests that have none); the tests of the shared counters
+# (tests/accounts/test_throttling.py) switch to the database cache and Redis themselves.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # No throttling in general tests; tests of throttling override this explicitly.
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_CLASSES": []}  # noqa: F405
 
