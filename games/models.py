@@ -54,6 +54,12 @@ class Game(models.Model):
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     round = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The turn under way (see games.deadlines): when it began, the time moderators added
+    # to it, and its reminders: when the next one is due and the leads (hours) sent so far.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_extension = models.DurationField(default=timedelta(0))
+    next_reminder_at = models.DateTimeField(null=True, blank=True)
+    reminder_leads_sent = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True, editable=False)
 
     invitation_expires_at = models.DateTimeField(null=True, blank=True)
@@ -69,6 +75,13 @@ class Game(models.Model):
             models.Index(
                 fields=["deadline"],
                 name="game_active_deadline",
+                condition=Q(status="active"),
+            ),
+            # The reminder sweep (games.sweeps.send_due_reminders) asks "which active
+            # games owe their current player a reminder by now?".
+            models.Index(
+                fields=["next_reminder_at"],
+                name="game_active_reminder",
                 condition=Q(status="active"),
             ),
             # The invitation sweep asks "which invited games have expired?".
@@ -138,6 +151,9 @@ class Seat(models.Model):
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
     declined_at = models.DateTimeField(null=True, blank=True)
+    # The player's standing order for timeouts: treasure types, first choice first, that
+    # the automatic move names instead of the rules' own choice (do_play_timeout).
+    standing_order = models.JSONField(default=list, blank=True)
 
     class Meta:
         # "game_id", not "game": the latter sorts by Game's own ordering and so joins it.
@@ -197,8 +213,22 @@ class Move(models.Model):
     def __str__(self) -> str:
         return f"move {self.number} of {self.game_id}: seat {self.seat} {self.action}"
 
-    def public_entry(self, rules) -> dict:
-        """The log entry as CONTRACT.md shows it to players (``rules``: the game's module)."""
+    def public_entry(self, rules, *, reduced: bool = False) -> dict:
+        """The log entry as CONTRACT.md shows it to players (``rules``: the game's module).
+
+        ``reduced`` gives the blind-mode shape of an entry the viewer may no longer see
+        (rules P23): the action's kind only, no card. Which entries a viewer gets reduced
+        is decided in one place, ``games.movelog.public_log``; build player logs there.
+        """
+        if reduced:
+            return {
+                "number": self.number,
+                "seat": self.seat,
+                "action": {"action": self.action["action"]},
+                "revealed": None,
+                "automatic": self.automatic,
+                "at": self.at,
+            }
         return {
             "number": self.number,
             "seat": self.seat,

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User, normalize_email
-from games import notify
+from games import deadlines, notify
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
 from games.errors import GameError
 from games.models import EndReason, Game, GameStatus, Seat
@@ -192,10 +192,12 @@ def _start(game: Game, now: datetime) -> None:
     game.version = 0
     game.current_seat = rules.current_seat(state)
     game.round = rules.round_number(state)
-    game.deadline = now + game.turn_length()
+    deadlines.start_turn(game, now)
     game.started_at = now
     game.invitation_expires_at = None
     game.save()
+    notify.queue_game_started(game)
+    notify.queue_turn_email(game, game.current_seat)
     logger.info("game %s started", game.id)
 
 

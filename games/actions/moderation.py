@@ -2,12 +2,12 @@
 automatic move. Each takes the reason the moderator gave and the version they saw."""
 
 import logging
-from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import deadlines, notify
 from games.actions.common import MAX_TURN_HOURS, end_game, lock_game
 from games.actions.play import do_play_timeout
 from games.errors import GameError
@@ -34,6 +34,7 @@ def do_abort_game(
             raise GameError("game_not_active", f"This game is already {game.status}.")
         _check_version(game, version)
         end_game(game, GameStatus.ABORTED, EndReason.MODERATOR, timezone.now())
+        notify.queue_game_ended(game)
         logger.info("game %s aborted by moderator %s: %r", game.id, moderator.id, reason)
     return game
 
@@ -55,10 +56,10 @@ def do_extend_deadline(
         if game.status != GameStatus.ACTIVE:
             raise GameError("game_not_active", f"This game is {game.status}.")
         _check_version(game, version)
-        game.deadline = max(game.deadline or timezone.now(), timezone.now()) + timedelta(
-            hours=hours
-        )
-        game.save(update_fields=["deadline", "updated_at"])
+        # Recorded as time added to the turn, so it survives a later recomputation of the
+        # deadline (a vacation declared); the reminders still unsent move with it.
+        deadlines.extend_turn(game, hours, timezone.now())
+        game.save(update_fields=["deadline", "turn_extension", "next_reminder_at", "updated_at"])
         logger.info(
             "game %s deadline extended by %dh by moderator %s: %r",
             game.id,

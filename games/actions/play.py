@@ -5,6 +5,7 @@ from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from accounts.models import User
+from games import deadlines, notify
 from games.actions.common import end_game, lock_game
 from games.errors import GameError
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move
@@ -84,9 +85,17 @@ def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: 
             return None
         if moderator is None and (game.deadline is None or game.deadline > timezone.now()):
             return None  # not due (deadline extended since the sweep looked)
+        # The seats (with users) serve the standing order, the next turn's deadline and
+        # the emails alike: one query.
+        prefetch_related_objects([game], SEATS_WITH_USERS)
         state = game.load_state()
-        action = game.rules.timeout_action(state)
-        _apply(
+        # The player's standing order picks the type where it can; the rules' P24 choice
+        # otherwise. Either way the move is automatic, so P25 still counts it as such.
+        order = next(s.standing_order for s in game.seats.all() if s.seat == game.current_seat)
+        action = game.rules.timeout_action(state, standing_order=order)
+        # Public (everyone saw the row): lets the email say what the automatic move took.
+        face_up_before = game.rules.view(state, game.current_seat)["face_up"]
+        move = _apply(
             game,
             game.current_seat,
             action,
@@ -94,6 +103,7 @@ def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: 
             actor_user=moderator,
             automatic=True,
         )
+        notify.queue_auto_moved(game, move, face_up_before=face_up_before)
     return game
 
 
@@ -105,10 +115,12 @@ def _apply(
     actor: str,
     actor_user: User | None,
     automatic: bool = False,
-) -> None:
-    """Apply one move to the locked ``game``: engine step, log rows, game row.
+) -> Move:
+    """Apply one move to the locked ``game``: engine step, log rows, game row, emails.
 
-    Must run inside the transaction that locked the game row.
+    Queues the emails the move causes (turn passed to another player, game over, game
+    abandoned under P25) in the same transaction. Returns the logged move. Must run
+    inside the transaction that locked the game row.
     """
     rules = game.rules
     before = rules.load(game.state)
@@ -144,15 +156,25 @@ def _apply(
     if rules.is_finished(after):
         game.result = rules.view(after, None)["result"]
         end_game(game, GameStatus.FINISHED, EndReason.NONE, now)
-        return
+        notify.queue_game_over(game)
+        return move
     if game.round != round_played and _round_was_abandoned(game, round_played):
         # Rules P25: nobody played a single move of a whole round: they have all gone.
         end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now)
-        return
-    if effects["new_turn"]:
-        game.deadline = now + game.turn_length()
+        notify.queue_game_ended(game)
+        return move
     game.current_seat = rules.current_seat(after)
-    game.save(update_fields=["state", "version", "round", "current_seat", "deadline", "updated_at"])
+    update_fields = ["state", "version", "round", "current_seat", "updated_at"]
+    if effects["new_turn"]:
+        # A fresh clock (the player's vacations and quiet hours applied) and reminders;
+        # the previous turn's unsent reminders are dropped with it.
+        deadlines.start_turn(game, now)
+        update_fields += deadlines.TURN_FIELDS
+    game.save(update_fields=update_fields)
+    if effects["new_turn"] and game.current_seat != seat:
+        # Not when the turn comes back to the last spade holder (P16): they are playing.
+        notify.queue_turn_email(game, game.current_seat)
+    return move
 
 
 def _round_was_abandoned(game: Game, round_number: int) -> bool:

@@ -1,0 +1,236 @@
+"""When a turn's time runs out and when its reminders fall: vacations pause it, quiet hours end it.
+
+The arithmetic is pure (``deadline_after``, ``reminder_due``) and tested without a
+database; ``turn_deadline``, ``schedule_reminders`` and ``refresh_deadlines_for`` read
+the player's settings and vacations (``accounts.preferences``) and write the game row.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F
+
+from accounts.preferences import EmailKind, settings_for, vacations_between
+from games.models import Game, GameStatus, Seat
+
+Interval = tuple[datetime, datetime]
+
+# How far past the turn's start vacations are looked up. A vacation allowance is at most
+# a few weeks a year, so no deadline can be pushed further than this.
+_VACATION_HORIZON = timedelta(days=800)
+
+
+def clock_deadline(
+    turn_start: datetime, length: timedelta, vacations: Sequence[Interval] = ()
+) -> datetime:
+    """When ``length`` of clock time from ``turn_start`` is used up, the clock standing
+    still during ``vacations`` (sorted, disjoint): it resumes with the time that was
+    left when a vacation began, and a turn starting inside one starts at its end."""
+    moment, left = turn_start, length
+    for start, end in vacations:
+        if end <= moment:
+            continue  # over before the clock reached it
+        if start >= moment + left:
+            break  # the time runs out before this one begins
+        left -= max(start - moment, timedelta(0))
+        moment = end
+    return moment + left
+
+
+def clock_time_between(start: datetime, end: datetime, vacations: Sequence[Interval]) -> timedelta:
+    """The clock time from ``start`` to ``end`` that is outside ``vacations``."""
+    paused = sum(
+        (
+            min(end, v_end) - max(start, v_start)
+            for v_start, v_end in vacations
+            if v_start < end and v_end > start
+        ),
+        timedelta(0),
+    )
+    return end - start - paused
+
+
+def settle(
+    deadline: datetime,
+    vacations: Sequence[Interval] = (),
+    quiet_until: Callable[[datetime], datetime] | None = None,
+) -> datetime:
+    """``deadline`` moved out of quiet hours and vacations: the first moment not before it
+    that is inside neither (``quiet_until(moment)``: ``moment`` itself outside the quiet
+    hours, else their end)."""
+    while True:
+        if quiet_until is not None:
+            deadline = quiet_until(deadline)
+        # Quiet hours may end inside a vacation (or at its start): the vacation wins, and
+        # its end may in turn be quiet, hence the loop. Each pass moves strictly later
+        # past one vacation, so it ends.
+        inside = next((end for start, end in vacations if start <= deadline < end), None)
+        if inside is None:
+            return deadline
+        deadline = inside
+
+
+def deadline_after(
+    turn_start: datetime,
+    length: timedelta,
+    vacations: Sequence[Interval] = (),
+    quiet_until: Callable[[datetime], datetime] | None = None,
+) -> datetime:
+    """When a turn of ``length`` clock time that started at ``turn_start`` runs out.
+
+    ``vacations``: the player's absences, sorted and disjoint (as ``vacations_between``
+    gives them). The clock stands still during a vacation and resumes with the time that
+    was left when it began; a turn that starts inside a vacation starts its clock at the
+    vacation's end. ``quiet_until(moment)``: the player's quiet hours (``moment`` itself
+    outside them, else their end); a deadline never falls inside them, nor inside a
+    vacation, so it is pushed past both until it is clear of each.
+    """
+    return settle(clock_deadline(turn_start, length, vacations), vacations, quiet_until)
+
+
+def reminder_due(
+    deadline: datetime, turn_length: timedelta, leads: Iterable[int], sent: Iterable[int]
+) -> tuple[datetime, int] | None:
+    """The next reminder of a turn: (when, lead in hours), or None when none is left.
+
+    ``leads``: the player's lead times in hours before ``deadline``; a lead not shorter
+    than ``turn_length`` is skipped (it would fall at or before the turn's start), and so
+    is every lead in ``sent`` (already sent this turn: each goes out at most once).
+    The next reminder is the unsent lead that falls first (the longest one).
+    """
+    sent = set(sent)
+    pending = [lead for lead in leads if lead not in sent and timedelta(hours=lead) < turn_length]
+    if not pending:
+        return None
+    lead = max(pending)
+    return deadline - timedelta(hours=lead), lead
+
+
+def _seat_user(game: Game, seat: int):
+    # Uses the game's prefetched seats when the caller has them (the move path does).
+    for row in game.seats.all():
+        if row.seat == seat:
+            return row.user
+    raise Seat.DoesNotExist(f"game {game.id} has no seat {seat}")
+
+
+def _turn_start(game: Game) -> datetime:
+    if game.turn_started_at is not None:
+        return game.turn_started_at
+    # A turn begun before turn starts were recorded: its clock as it was then set.
+    return game.deadline - game.turn_length() - game.turn_extension
+
+
+def _clock(game: Game, seat: int, turn_start: datetime, extra: timedelta = timedelta(0)):
+    """The player at ``seat``, the turn's clock length and the player's vacations."""
+    user = _seat_user(game, seat)
+    length = game.turn_length() + game.turn_extension
+    horizon = turn_start + length + extra + _VACATION_HORIZON
+    return user, length, vacations_between(user.id, turn_start, horizon)
+
+
+def turn_deadline(game: Game, seat: int, turn_start: datetime) -> datetime:
+    """The deadline of the turn of ``seat`` in ``game`` that started at ``turn_start``.
+
+    The game's turn length (plus any time moderators granted this turn,
+    ``game.turn_extension``) of clock time outside that player's vacations, then moved
+    out of the player's quiet hours (see ``deadline_after``). Reads the database.
+    """
+    user, length, vacations = _clock(game, seat, turn_start)
+    return deadline_after(turn_start, length, vacations, settings_for(user).quiet_until)
+
+
+def extend_turn(game: Game, hours: int, now: datetime) -> None:
+    """Give the player to move in the locked ``game`` ``hours`` more time (a moderator's call).
+
+    The deadline becomes (at least) ``hours`` after the current deadline, or after
+    ``now`` if it has passed already; the reminders still unsent follow it. The time is
+    recorded as ``turn_extension`` (clock time added to this turn), so recomputing the
+    deadline later, when a vacation is declared, keeps it. The caller saves ``deadline``,
+    ``turn_extension`` and ``next_reminder_at``.
+    """
+    start = _turn_start(game)
+    extra = timedelta(hours=hours)
+    _, length, vacations = _clock(game, game.current_seat, start, extra + (now - start))
+    target = max(game.deadline or now, now) + extra
+    # The clock time from where this turn's clock now runs out to the target: adding it
+    # makes the clock run out at the target (or at the end of a vacation holding it).
+    game.turn_extension += clock_time_between(
+        clock_deadline(start, length, vacations), target, vacations
+    )
+    recompute_deadline(game)
+
+
+def schedule_reminders(game: Game, *, new_turn: bool) -> None:
+    """Set ``game.next_reminder_at`` from its current deadline (the caller saves the row).
+
+    ``new_turn``: the turn has just begun, so no reminder of it has been sent yet. Only
+    for a player who wants reminders at all (``each_turn`` mode, not unsubscribed); a
+    deadline moved later brings the reminders still unsent along with it.
+    """
+    if new_turn:
+        game.reminder_leads_sent = []
+    game.next_reminder_at = None
+    if game.status != GameStatus.ACTIVE or game.deadline is None or game.current_seat is None:
+        return
+    prefs = settings_for(_seat_user(game, game.current_seat))
+    if not prefs.wants(EmailKind.REMINDER):
+        return
+    due = reminder_due(
+        game.deadline, game.turn_length(), prefs.reminder_leads, game.reminder_leads_sent
+    )
+    if due is not None:
+        game.next_reminder_at = due[0]
+
+
+def start_turn(game: Game, now: datetime) -> None:
+    """The turn of ``game.current_seat`` begins at ``now``: its deadline and reminders.
+
+    Called by the actions that hand the turn on (the game's start, a move ending a turn)
+    inside their transaction; they save the fields it sets: ``turn_started_at``,
+    ``turn_extension``, ``deadline``, ``next_reminder_at``, ``reminder_leads_sent``.
+    """
+    game.turn_started_at = now
+    game.turn_extension = timedelta(0)
+    game.deadline = turn_deadline(game, game.current_seat, now)
+    schedule_reminders(game, new_turn=True)
+
+
+TURN_FIELDS = [
+    "turn_started_at",
+    "turn_extension",
+    "deadline",
+    "next_reminder_at",
+    "reminder_leads_sent",
+]
+
+
+def recompute_deadline(game: Game) -> None:
+    """Recompute the locked ``game``'s deadline and reminders for the turn under way.
+
+    For when the inputs changed mid-turn (a vacation declared or ended, a moderator's
+    extension); the caller saves ``deadline``, ``next_reminder_at`` and ``updated_at``.
+    """
+    game.deadline = turn_deadline(game, game.current_seat, _turn_start(game))
+    schedule_reminders(game, new_turn=False)
+
+
+def refresh_deadlines_for(user) -> int:
+    """Recompute the deadline of every active game whose current player is ``user``.
+
+    Call it after ``user``'s vacations change, in the same transaction: a vacation
+    running during the turn pauses its clock; one ended early gives the time back.
+    Each game row is locked while it changes, so a move or a timeout racing this sees
+    either the old deadline or the new one. Returns how many games were looked at.
+    """
+    refreshed = 0
+    with transaction.atomic():
+        waiting = Game.objects.select_for_update(of=("self",)).filter(
+            status=GameStatus.ACTIVE, seats__user=user, seats__seat=F("current_seat")
+        )
+        for game in waiting:
+            recompute_deadline(game)
+            game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
+            refreshed += 1
+    return refreshed
