@@ -1,14 +1,17 @@
 """POST /api/auth/login-link/: same answer for everyone, emails, limits, malformed bodies."""
 
+import hashlib
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.core import signing
 from django.test import override_settings
 from django.urls import include, path
 from django.utils import timezone
 
 from accounts.models import LoginLink, User
+from tests.db_scan import every_stored_value
 
 from .conftest import link_path
 
@@ -54,12 +57,18 @@ def test_email_carries_an_absolute_link_in_text_and_html(api_client, mailoutbox,
     assert LoginLink.objects.get().email == "anna@example.com"
 
 
-def test_the_link_row_does_not_store_the_nonce(ask_for_link):
+def test_the_link_row_stores_only_the_sha256_of_the_nonce(ask_for_link):
     path = ask_for_link("anna@example.com")
 
+    token = path.removeprefix("/accounts/login/").removesuffix("/")
+    nonce = signing.loads(token, salt="accounts.login-link")["n"]
     row = LoginLink.objects.get()
-    assert row.nonce_hash not in path
+    assert row.nonce_hash == hashlib.sha256(nonce.encode()).hexdigest()
     assert row.used_at is None
+    # Nowhere else either: not in another column, not in the sent email's row.
+    stored = every_stored_value()
+    assert nonce not in stored
+    assert token not in stored
 
 
 def test_per_address_cap_sends_no_more_mail_but_answers_the_same(

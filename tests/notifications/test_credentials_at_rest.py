@@ -6,13 +6,13 @@ from datetime import timedelta
 
 import pytest
 from django.core import signing
-from django.db import connection
 from django.urls import reverse
 
 from accounts.login_links import consume_login_link, request_login_link
 from games import actions
 from notifications.models import OutboundEmail
 from notifications.outbox import STUCK_ERROR, SweepResult, send_due_emails, send_pending_email
+from tests.db_scan import every_stored_value
 
 pytestmark = pytest.mark.django_db
 
@@ -29,16 +29,6 @@ def email_with_link(make_email):
         body_html=f'<p>Your turn: <a href="{LINK}">open the game</a></p>',
         headers={"List-Unsubscribe": UNSUBSCRIBE},
     )
-
-
-def every_stored_value() -> str:
-    """All columns of all rows of all tables, as one text."""
-    values = []
-    with connection.cursor() as cursor:
-        for table in connection.introspection.table_names():
-            cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
-            values.extend(str(value) for row in cursor.fetchall() for value in row)
-    return "\n".join(values)
 
 
 def test_sent_email_goes_out_whole_and_its_row_keeps_no_link(email_with_link, mailoutbox, now):
