@@ -258,6 +258,32 @@ def test_busiest_year_counts_partial_overlap():
     assert preferences.busiest_year(vacations) == days(25)
 
 
+def test_a_new_vacation_is_judged_by_every_year_it_is_part_of():
+    # 40 days taken long ago (under a larger allowance): a window ending with the new
+    # 5 days, [day 20, day 385), holds 20 + 5 days, though no window starting on an
+    # edge and touching the new one holds more than 15.
+    old, new = (NOW, NOW + days(40)), (NOW + days(380), NOW + days(385))
+    assert preferences.busiest_year([old, new], touching=new) == days(25)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "wall", "quiet"),
+    [
+        ("13:00", "15:00", "13:00", True),
+        ("13:00", "15:00", "14:59", True),
+        ("13:00", "15:00", "15:00", False),
+        ("13:00", "15:00", "12:59", False),
+        ("23:00", "07:00", "23:00", True),
+        ("23:00", "07:00", "00:00", True),
+        ("23:00", "07:00", "07:00", False),
+        ("23:00", "07:00", "22:59", False),
+        ("08:00", "08:00", "08:00", False),
+    ],
+)
+def test_in_quiet_hours_from_start_up_to_end(start, end, wall, quiet):
+    assert preferences.in_quiet_hours(*map(time.fromisoformat, (start, end, wall))) is quiet
+
+
 def problem(new, existing=(), days_per_year=21):
     return preferences.vacation_problem(new, list(existing), NOW, days_per_year)
 

@@ -6,8 +6,10 @@ import pytest
 import time_machine
 from django.urls import include, path
 
+from accounts import preferences
 from accounts.models import NotificationSettings
 from accounts.preferences import settings_for
+from games.errors import GameError
 from tests.accounts.test_login_link_api import schema_of
 from tests.factories import client_for
 
@@ -127,8 +129,9 @@ def test_leaving_digest_mode_clears_the_next_digest(client, player):
 def test_other_changes_leave_the_next_digest_alone(client, player):
     with time_machine.travel(NOON, tick=False):
         patch(client, {"mode": "digest"})
-    with time_machine.travel(datetime(2026, 1, 11, 23, tzinfo=UTC), tick=False):
-        # The sweep has not run yet; an unrelated change must not skip today's digest.
+    with time_machine.travel(datetime(2026, 1, 12, 8, 1, tzinfo=UTC), tick=False):
+        # The digest is due but the sweep has not run yet: an unrelated change must not
+        # move it to tomorrow.
         patch(client, {"reminder_leads": [1]})
     assert saved(player)["next_digest_at"] == datetime(2026, 1, 12, 8, tzinfo=UTC)
 
@@ -172,12 +175,34 @@ def test_bad_settings_are_refused_and_change_nothing(client, player, body, says)
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
     assert says in response.json()["detail"]
+    # Refused by the API's validation, which names the field for forms.
+    assert set(response.json()["fields"]) == set(body)
     assert saved(player) == before
 
 
 def test_bad_settings_create_no_row(client, player):
     assert patch(client, {"time_zone": "Nowhere/Atlantis"}).status_code == 400
     assert not NotificationSettings.objects.filter(user=player).exists()
+
+
+ACTION_REFUSALS = [
+    ({"time_zone": "Mars/Olympus"}, "not a known time zone"),
+    ({"quiet_hours": (time(7), time(7))}, "different times"),
+    ({"reminder_leads": [0]}, "between 1 and 720"),
+    ({"reminder_leads": [3, 3]}, "only once"),
+    ({"unsubscribed": ["login_link"]}, "cannot be switched off"),
+]
+
+
+@pytest.mark.parametrize(("changes", "says"), ACTION_REFUSALS)
+def test_the_action_itself_refuses_bad_settings(player, changes, says):
+    # Callers other than the API (a settings page, the shell) get the same checks.
+    preferences.do_update_settings(player, {"reminder_leads": [5]}, now=NOON)
+    before = saved(player)
+    with pytest.raises(GameError, match=says) as refusal:
+        preferences.do_update_settings(player, {"mode": "off", **changes}, now=NOON)
+    assert refusal.value.code == "invalid"
+    assert saved(player) == before
 
 
 def test_schema_documents_the_settings_endpoint():
