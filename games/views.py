@@ -17,7 +17,8 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"games": games})
 
 
-@require_http_methods(["GET", "POST"])
+# HEAD like GET: mail scanners check links with it, and a 405 looks like a broken link.
+@require_http_methods(["GET", "HEAD", "POST"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """An emailed invitation: GET only shows it (mail scanners fetch links); POST answers it.
 
