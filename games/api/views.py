@@ -15,7 +15,7 @@ from games.api.serializers import (
     MoveLogSerializer,
     MoveRequestSerializer,
 )
-from games.models import Move
+from games.movelog import public_log
 
 # Each service error code answers with one HTTP status (CONTRACT.md section 2).
 _STATUS = {
@@ -144,8 +144,8 @@ class MoveView(ListAPIView):
             game = queries.get_visible_game(request.user, game_id)
         except actions.GameError as error:
             raise _refused(error) from None
-        moves = Move.objects.filter(game=game).order_by("number")
-        entries = [move.public_entry(game.rules) for move in moves]
+        # Blind mode (rules P23): what a player may see of the log depends on their seat.
+        entries = public_log(game, queries.seat_of(game, request.user))
         return Response(MoveLogSerializer(entries, many=True).data)
 
     def post(self, request, game_id):

@@ -1,0 +1,44 @@
+"""The public move log as one viewer may see it: rules P23's blind-mode ruling, in one place."""
+
+from collections.abc import Sequence
+
+from games.models import Game, GameStatus, Move
+
+
+def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None = None) -> list:
+    """The log entries of ``game``, oldest first, as the player at ``viewer_seat`` may see them.
+
+    ``viewer_seat`` is the seat of the player asking, or None for a spectator (staff
+    holding no seat in the game). ``moves`` are the game's moves in ``number`` order if
+    the caller has them already; otherwise they are read (one query).
+
+    Each entry is ``Move.public_entry``'s dict (CONTRACT section 2). Entries are full,
+    except in a blind game still being played (rules P23): there a player sees full
+    entries only from their own last move on, the moves they watched "at the table"
+    since they last acted; every older entry is reduced to its ``number``, ``seat``,
+    the action's kind (``{"action": "pass"}``, no ``treasure``, ``bury`` or ``keep``),
+    ``revealed: null``, ``automatic`` and ``at``. A player who has not moved yet has
+    watched the whole game and sees it all. An automatic move (rules P24) played for
+    the viewer counts as their move. Spectators see everything, and so does everyone
+    once the game has ended (finished or aborted).
+
+    This is the only way a player-facing log may be built: the API, the turn email's
+    recap and the pages all call it, so none of them can show more than the ruling allows.
+    """
+    if moves is None:
+        moves = list(Move.objects.filter(game=game).order_by("number"))
+    first_full = first_full_entry(game, viewer_seat, moves)
+    rules = game.rules
+    return [move.public_entry(rules, reduced=move.number < first_full) for move in moves]
+
+
+def first_full_entry(game: Game, viewer_seat: int | None, moves: Sequence[Move]) -> int:
+    """The ``number`` of the oldest entry ``viewer_seat`` sees in full (see ``public_log``).
+
+    1 (every entry) unless the game is blind and still active, the viewer holds a seat,
+    and they have moved: then the number of their last move.
+    """
+    if not game.blind or game.status != GameStatus.ACTIVE or viewer_seat is None:
+        return 1
+    own = [move.number for move in moves if move.seat == viewer_seat]
+    return max(own, default=1)
