@@ -4,10 +4,15 @@ import logging
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import NotificationSettings
+from accounts.preferences import settings_for
 from games import actions, notify
+from games.deadlines import reminder_due
 from games.models import EndReason, Game, GameStatus
+from games.queries import SEATS_WITH_USERS
 
 logger = logging.getLogger(__name__)
 
@@ -98,3 +103,104 @@ def _claim_due_game(now: datetime, passed_over: list) -> tuple | None:
         .values_list("id", "version")
         .first()
     )
+
+
+def send_due_reminders(now: datetime | None = None) -> int:
+    """Queue every turn reminder due by ``now`` (``next_reminder_at``); returns how many.
+
+    Each reminder is claimed with a guarded UPDATE on the game row (its id, the
+    ``version``, ``deadline`` and ``next_reminder_at`` this sweep read) that advances
+    ``next_reminder_at`` to the turn's next reminder (or null) and records the leads
+    sent, in the transaction that queues the email. So two workers or beats, a retried
+    task, or a sweep racing the player's move queue each reminder at most once per turn,
+    and never after the player moved: a move changes the version and schedules the next
+    turn's reminders, and the guard then matches no row. A failing game is logged and
+    left for the next sweep; it never blocks the others.
+    """
+    now = now or timezone.now()
+    due = (
+        Game.objects.filter(status=GameStatus.ACTIVE, next_reminder_at__lte=now)
+        .order_by("next_reminder_at")
+        .values_list("id", "version", "deadline", "next_reminder_at")
+    )
+    sent = 0
+    for game_id, version, deadline, reminder_at in list(due):
+        try:
+            with transaction.atomic():
+                sent += _send_reminder(game_id, version, deadline, reminder_at, now)
+        except Exception:
+            logger.exception("Reminder sweep: the reminder in game %s failed", game_id)
+    return sent
+
+
+def _send_reminder(game_id, version: int, deadline, reminder_at, now: datetime) -> int:
+    """Claim and queue one game's due reminder (see ``send_due_reminders``); 1 if queued."""
+    game = Game.objects.prefetch_related(SEATS_WITH_USERS).filter(id=game_id).first()
+    if game is None or game.current_seat is None:
+        return 0
+    player = next(s.user for s in game.seats.all() if s.seat == game.current_seat)
+    # The player's lead times as they are now (they may have changed them mid-turn): every
+    # unsent lead whose time has come is marked sent; one email covers them all.
+    leads, sent_leads = settings_for(player).reminder_leads, list(game.reminder_leads_sent)
+    while (upcoming := reminder_due(deadline, game.turn_length(), leads, sent_leads)) and (
+        upcoming[0] <= now
+    ):
+        sent_leads.append(upcoming[1])
+    claimed = Game.objects.filter(
+        id=game_id,
+        status=GameStatus.ACTIVE,
+        version=version,
+        deadline=deadline,
+        next_reminder_at=reminder_at,
+    ).update(
+        next_reminder_at=upcoming[0] if upcoming else None,
+        reminder_leads_sent=sent_leads,
+        updated_at=now,
+    )
+    if claimed != 1 or sent_leads == game.reminder_leads_sent or deadline <= now:
+        # Lost the race, or nothing is due any more (leads changed), or the deadline has
+        # passed and the timeout sweep acts instead: rescheduled, no email.
+        return 0
+    notify.queue_reminder(game, game.current_seat, deadline)
+    return 1
+
+
+def send_due_digests(now: datetime | None = None) -> int:
+    """Queue the daily digest of every person whose digest is due by ``now``; returns how many.
+
+    Each person's row is claimed with a guarded UPDATE (the ``next_digest_at`` this sweep
+    read) that advances it to their next local digest hour (DST-correct, see
+    ``NotificationSettings.next_digest_after``), in the transaction that queues the
+    email, so a digest goes out at most once a day however many sweeps run. A person with
+    no game waiting for them gets no email (``queue_digest`` returns False).
+    """
+    now = now or timezone.now()
+    due = NotificationSettings.objects.filter(
+        mode=NotificationSettings.Mode.DIGEST, next_digest_at__lte=now
+    ).values_list("id", "next_digest_at")
+    sent = 0
+    for settings_id, digest_at in list(due):
+        try:
+            with transaction.atomic():
+                sent += _send_digest(settings_id, digest_at, now)
+        except Exception:
+            logger.exception("Digest sweep: the digest of settings %s failed", settings_id)
+    return sent
+
+
+def _send_digest(settings_id, digest_at, now: datetime) -> int:
+    """Claim and queue one person's due digest (see ``send_due_digests``); 1 if queued."""
+    prefs = NotificationSettings.objects.select_related("user").get(id=settings_id)
+    claimed = NotificationSettings.objects.filter(
+        id=settings_id, mode=NotificationSettings.Mode.DIGEST, next_digest_at=digest_at
+    ).update(next_digest_at=prefs.next_digest_after(now))
+    if claimed != 1:
+        return 0
+    waiting = (
+        Game.objects.filter(
+            status=GameStatus.ACTIVE, seats__user=prefs.user, seats__seat=F("current_seat")
+        )
+        .prefetch_related(SEATS_WITH_USERS)
+        .order_by("deadline")
+    )
+    return int(notify.queue_digest(prefs.user, list(waiting)))
