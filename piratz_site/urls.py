@@ -1,11 +1,13 @@
 """The site's URLs: the REST API under /api/, player pages, the moderators' admin."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import include, path
 from django.views import defaults
 
 from accounts.views import unsubscribe
+from notifications.dev_views import mailbox
 from games.api.errors import json_error_view
 
 urlpatterns = [
@@ -18,6 +20,9 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     path("", include("games.urls")),
 ]
+
+if settings.DEBUG:  # local runs only: it shows everyone's emails, login links included
+    urlpatterns.insert(0, path("dev/mailbox/", mailbox, name="dev-mailbox"))
 
 _api_404 = json_error_view(404, "not_found", "There is nothing at this address.")
 _api_500 = json_error_view(500, "server_error", "Something went wrong on our side.")
