@@ -7,8 +7,8 @@ from django.urls import include, path
 from django.views import defaults
 
 from accounts.views import unsubscribe
-from notifications.dev_views import mailbox
 from games.api.errors import json_error_view
+from notifications.dev_views import mailbox
 
 urlpatterns = [
     path("admin/", admin.site.urls),
