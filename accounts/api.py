@@ -7,7 +7,13 @@ from collections.abc import Mapping
 
 from django.conf import settings as django_settings
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -24,6 +30,8 @@ from .throttling import SCOPE, LoginLinkThrottle
 
 class StrictFieldsMixin:
     """CONTRACT.md: unknown fields are a malformed body, not silently dropped."""
+
+    rejects_unknown_fields = True  # the schema says additionalProperties: false
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
@@ -49,6 +57,7 @@ class StrictEmailField(StrictCharField, serializers.EmailField):
     """An email address that must arrive as a JSON string."""
 
 
+@extend_schema_serializer(component_name="LoginLink")  # "LoginLinkRequest" in the schema
 class LoginLinkRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     email = StrictEmailField(max_length=254, help_text="Where to send the link.")
     next = StrictCharField(

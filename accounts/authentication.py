@@ -1,4 +1,4 @@
-"""DRF authentication by ``Authorization: Token <key>``, checked against the stored hash."""
+"""DRF authentication by ``Authorization: Token <key>`` (or ``Bearer``), checked by its hash."""
 
 from datetime import timedelta
 
@@ -12,15 +12,22 @@ _LAST_USED_RESOLUTION = timedelta(hours=1)
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
+    """An API key in the ``Authorization`` header, after either keyword (case-insensitive).
+
+    ``Token`` is this API's own (CONTRACT.md); ``Bearer`` is what generic HTTP and
+    OpenAPI clients send for the same kind of key.
+    """
+
     keyword = "Token"
+    keywords = (b"token", b"bearer")
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
+        if not header or header[0].lower() not in self.keywords:
             return None  # not ours: let session authentication try
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "Send the header as 'Authorization: Token <key>'."
+                "Send the header as 'Authorization: Token <key>' or 'Authorization: Bearer <key>'."
             )
         try:
             key = header[1].decode()

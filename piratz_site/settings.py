@@ -246,6 +246,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Piratz slowly, by email and over this REST API.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get components of their own ("…Request"): they may then say
+    # additionalProperties: false (games.api.schema) and leave out read-only fields.
+    "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -35,6 +35,9 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
         prefetch_related_objects([game], SEATS_WITH_USERS)
         seat = seat_of(game, user)
         if seat is None:
+            if user.is_staff:
+                # Staff may see every game, so "no such game" would be untrue: say why not.
+                raise GameError("not_a_player", "You may see this game but hold no seat in it.")
             raise GameError("not_found", "No such game, or you are not a player of it.")
         if version != game.version and _is_replay(game, seat, version, action):
             return game

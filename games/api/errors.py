@@ -2,13 +2,30 @@
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.errors import GameError
+
 logger = logging.getLogger(__name__)
+
+# Each service error code (games.errors.GameError) answers with one HTTP status
+# (CONTRACT.md section 2).
+STATUS_OF_CODE = {
+    "invalid": 400,
+    "illegal_action": 400,
+    "not_a_player": 403,
+    "not_found": 404,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_not_active": 409,
+    "throttled": 429,
+}
 
 
 class ApiError(exceptions.APIException):
@@ -21,6 +38,20 @@ class ApiError(exceptions.APIException):
     def __init__(self, status_code: int, code: str, detail: str):
         self.status_code = status_code
         super().__init__(detail=detail, code=code)
+
+
+def refused(error: GameError) -> ApiError:
+    """The API answer to a request the service refused: the status its code maps to."""
+    return ApiError(STATUS_OF_CODE[error.code], error.code, error.detail)
+
+
+def too_large() -> ApiError:
+    return ApiError(
+        413,
+        "too_large",
+        f"The request body is larger than the {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes "
+        "this service accepts.",
+    )
 
 
 # DRF's own exceptions, mapped to the codes of CONTRACT.md (and a few more it leaves open).
@@ -61,6 +92,9 @@ def api_exception_handler(exc, context):
         exc = exceptions.NotFound("No such game, or you are not a player of it.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        # Raised by Django when the parser reads a body over DATA_UPLOAD_MAX_MEMORY_SIZE.
+        exc = too_large()
 
     response = exception_handler(exc, context)
     if response is None:
@@ -82,10 +116,19 @@ def api_exception_handler(exc, context):
     return response
 
 
-def json_error_view(status_code: int, code: str, detail: str):
-    """A plain Django view answering in the API's error shape (for handler404/500)."""
+# What Django itself answers outside any API view (no URL matched, a suspicious request,
+# a crash in middleware), by status: the code and sentence the API says instead.
+_DJANGO_ERRORS = {
+    400: ("invalid", "The request is malformed."),
+    403: ("permission_denied", "You may not do this."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not accept that method."),
+    413: ("too_large", "The request body is larger than this service accepts."),
+    500: ("server_error", "Something went wrong on our side; nothing was changed."),
+}
 
-    def view(request, exception=None):
-        return JsonResponse(error_body(code, detail), status=status_code)
 
-    return view
+def json_error_for_status(status_code: int) -> JsonResponse:
+    """The API's error shape for an error status that Django, not an API view, answered."""
+    code, detail = _DJANGO_ERRORS.get(status_code, ("error", "The request could not be answered."))
+    return JsonResponse(error_body(code, detail), status=status_code)

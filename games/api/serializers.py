@@ -1,16 +1,26 @@
 """Request and response shapes of the games API (CONTRACT.md section 2)."""
 
+from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from accounts.models import User
 from games import actions, queries
 from games.models import Game
-from games.rules import available_games
+from games.rules import available_games, piratz
+from games.rules.piratz.deck import CARD_COUNT
+
+# Longest address the user table stores (RFC 5321's 254): SQLite would not enforce it.
+EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
+# Versions are stored as 32-bit integers; a larger one can never be a game's version.
+VERSION_MAX = 2**31 - 1
 
 
 class StrictSerializer(serializers.Serializer):
     """A serializer that rejects fields it does not know: a typo must not pass silently."""
+
+    rejects_unknown_fields = True  # the schema says additionalProperties: false
 
     def validate(self, attrs):
         unknown = set(self.initial_data) - set(self.fields)
@@ -36,9 +46,11 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class GameCreateSerializer(StrictSerializer):
-    game = serializers.ChoiceField(choices=available_games(), default="piratz")
+    """A new game: which game, the players in seat order, the turn length, blind mode."""
+
+    game = serializers.ChoiceField(choices=available_games())
     players = serializers.ListField(
-        child=serializers.EmailField(),
+        child=serializers.EmailField(max_length=EMAIL_MAX_LENGTH),
         min_length=2,
         max_length=4,
         help_text="Seat order: 2-4 distinct addresses, yours among them.",
@@ -49,29 +61,59 @@ class GameCreateSerializer(StrictSerializer):
     blind = StrictBooleanField(default=False)
 
 
-class MoveRequestSerializer(serializers.Serializer):
-    """A move: the version it was chosen from, and the action's own fields beside it.
+# CONTRACT.md section 1: each Piratz action's fields besides "action", exactly these.
+PIRATZ_ACTION_FIELDS = {
+    "reveal": (),
+    "end_turn": (),
+    "pass": ("treasure", "bury"),
+    "resolve_alarm": ("keep", "bury"),
+}
+_CARD_ID = {"min_value": 1, "max_value": CARD_COUNT}
 
-    Only ``version`` and ``action`` are checked here; the action's other fields
-    (``treasure``, ``bury``, ``keep`` for Piratz) are checked by the rules engine,
-    which knows each game's actions.
+
+@extend_schema_serializer(component_name="Move")  # the schema adds "Request" to request bodies
+class MoveRequestSerializer(StrictSerializer):
+    """A Piratz move: the version it was chosen from, and the action's own fields beside it.
+
+    Everything that could never be legal is refused here, as ``invalid``: an unknown
+    action, fields the action does not take or lacks, a treasure that does not exist, a
+    card id outside the deck. What remains is a well-formed action, and whether it is
+    legal now is the engine's call (``illegal_action``). Piratz is the only game; a
+    second one brings its own move serializer, chosen by the game's name.
     """
 
-    version = StrictIntegerField(min_value=0)
-    action = serializers.CharField(max_length=30)
-    treasure = serializers.CharField(required=False, help_text="pass: the treasure type named.")
-    bury = StrictIntegerField(
-        required=False, allow_null=True, help_text="pass, resolve_alarm: the card buried, or null."
+    version = StrictIntegerField(min_value=0, max_value=VERSION_MAX)
+    action = serializers.ChoiceField(choices=list(PIRATZ_ACTION_FIELDS))
+    treasure = serializers.ChoiceField(
+        choices=piratz.TREASURES, required=False, help_text="pass: the treasure type named."
     )
-    keep = StrictIntegerField(required=False, help_text="resolve_alarm: the rat kept.")
+    bury = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        **_CARD_ID,
+        help_text="pass, resolve_alarm: the card buried, or null when no card is left.",
+    )
+    keep = StrictIntegerField(required=False, **_CARD_ID, help_text="resolve_alarm: the rat kept.")
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        kind = attrs["action"]
+        takes = set(PIRATZ_ACTION_FIELDS[kind])
+        given = set(self.initial_data) - {"version", "action"}
+        if given != takes:
+            wanted = f"exactly {', '.join(sorted(takes))}" if takes else "no other fields"
+            raise serializers.ValidationError(
+                f"Besides version and action, a {kind} move takes {wanted}."
+            )
+        return attrs
 
     def to_action(self) -> dict:
-        """The action dict for the engine: the request's own fields, minus ``version``.
-
-        Taken from the raw body, not the validated data, so that the engine sees the
-        types the client sent and can reject, say, ``"bury": "12"`` as malformed.
-        """
-        return {key: value for key, value in self.initial_data.items() if key != "version"}
+        """The action dict for the engine, in CONTRACT.md's shape: the move minus ``version``."""
+        kind = self.validated_data["action"]
+        return {
+            "action": kind,
+            **{name: self.validated_data[name] for name in PIRATZ_ACTION_FIELDS[kind]},
+        }
 
 
 class SeatSerializer(serializers.Serializer):
@@ -111,7 +153,8 @@ class GameSerializer(serializers.ModelSerializer):
     def get_you(self, game: Game) -> int | None:
         return queries.seat_of(game, self.context["viewer"])
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    # Null until the game starts (status "invited", or cancelled before it started).
+    @extend_schema_field({**build_basic_type(OpenApiTypes.OBJECT), "nullable": True})
     def get_state(self, game: Game) -> dict | None:
         # Hidden information is the engine's business: view() strips what this seat may not
         # see; table_view() also shows an aborted game as ended.

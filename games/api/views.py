@@ -7,7 +7,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 
 from games import actions, queries
-from games.api.errors import ApiError
+from games.api.errors import ApiError, refused
 from games.api.serializers import (
     ErrorSerializer,
     GameCreateSerializer,
@@ -17,21 +17,9 @@ from games.api.serializers import (
 )
 from games.movelog import public_log
 
-# Each service error code answers with one HTTP status (CONTRACT.md section 2).
-_STATUS = {
-    "invalid": 400,
-    "illegal_action": 400,
-    "not_found": 404,
-    "not_your_turn": 409,
-    "stale_version": 409,
-    "game_not_active": 409,
-    "throttled": 429,
-}
-_ERRORS = {code: OpenApiResponse(ErrorSerializer, description=f"code: {code}") for code in _STATUS}
-
-
-def _refused(error: actions.GameError) -> ApiError:
-    return ApiError(_STATUS[error.code], error.code, error.detail)
+# Errors only some endpoints answer. Those every endpoint can give (400, 401, 404, 413,
+# 429) are added to each operation by games.api.schema.ApiAutoSchema.
+_GAME_NOT_ACTIVE = OpenApiResponse(ErrorSerializer, description="`game_not_active`")
 
 
 def _game_response(request, game, status_code=status.HTTP_200_OK) -> Response:
@@ -63,7 +51,7 @@ class GameListCreateView(ListAPIView):
     @extend_schema(
         summary="Create a game and invite the other players",
         request=GameCreateSerializer,
-        responses={201: GameSerializer, 400: _ERRORS["invalid"], 429: _ERRORS["throttled"]},
+        responses={201: GameSerializer},
     )
     def post(self, request):
         data = _validated(GameCreateSerializer, request).validated_data
@@ -76,34 +64,34 @@ class GameListCreateView(ListAPIView):
                 blind=data["blind"],
             )
         except actions.GameError as error:
-            raise _refused(error) from None
+            raise refused(error) from None
         return _game_response(request, game, status.HTTP_201_CREATED)
 
 
 @extend_schema(
     summary="One game, as you may see it",
-    responses={200: GameSerializer, 404: _ERRORS["not_found"]},
+    responses={200: GameSerializer},
 )
 @api_view(["GET"])
 def game_detail(request, game_id):
     try:
         game = queries.get_visible_game(request.user, game_id)
     except actions.GameError as error:
-        raise _refused(error) from None
+        raise refused(error) from None
     return Response(GameSerializer(game, context={"viewer": request.user}).data)
 
 
 def _invitation_answer(service_call):
     @extend_schema(
         request=None,
-        responses={200: GameSerializer, 404: _ERRORS["not_found"], 409: _ERRORS["game_not_active"]},
+        responses={200: GameSerializer, 409: _GAME_NOT_ACTIVE},
     )
     @api_view(["POST"])
     def view(request, game_id):
         try:
             game = service_call(game_id, request.user)
         except actions.GameError as error:
-            raise _refused(error) from None
+            raise refused(error) from None
         return _game_response(request, game)
 
     return view
@@ -126,7 +114,16 @@ decline_invitation = extend_schema(summary="Decline your seat; the game is cance
         request=MoveRequestSerializer,
         responses={
             200: GameSerializer,
-            **{_STATUS[c]: _ERRORS[c] for c in ("invalid", "not_found")},
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`invalid`: a malformed move (no such action, a field it does not "
+                "take or lacks, no such treasure or card); `illegal_action`: well-formed but "
+                "not legal now.",
+            ),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="`not_a_player`: you may see the game (staff) but hold no seat in it.",
+            ),
             409: OpenApiResponse(
                 ErrorSerializer, description="not_your_turn, stale_version or game_not_active"
             ),
@@ -143,7 +140,7 @@ class MoveView(ListAPIView):
         try:
             game = queries.get_visible_game(request.user, game_id)
         except actions.GameError as error:
-            raise _refused(error) from None
+            raise refused(error) from None
         # Blind mode (rules P23): what a player may see of the log depends on their seat.
         entries = public_log(game, queries.seat_of(game, request.user))
         return Response(MoveLogSerializer(entries, many=True).data)
@@ -155,6 +152,6 @@ class MoveView(ListAPIView):
                 game_id, request.user, move.validated_data["version"], move.to_action()
             )
         except actions.GameError as error:
-            raise _refused(error) from None
+            raise refused(error) from None
         # The service returns the game with its seats and users prefetched: no re-read.
         return Response(GameSerializer(game, context={"viewer": request.user}).data)

@@ -48,7 +48,21 @@ def test_bad_key_is_rejected(player, header):
         authenticate(header)
 
 
-@pytest.mark.parametrize("header", [None, "Bearer abc", "Basic YTpi"])
+@pytest.mark.parametrize("keyword", ["Bearer", "bearer"])
+def test_key_sent_as_bearer_authenticates(player, keyword):
+    key = ApiToken.issue(player)
+
+    user, _token = authenticate(f"{keyword} {key}")
+
+    assert user == player
+
+
+def test_bad_bearer_key_is_rejected(player):
+    with pytest.raises(exceptions.AuthenticationFailed):
+        authenticate("Bearer pz_not-a-real-key")
+
+
+@pytest.mark.parametrize("header", [None, "Basic YTpi", "Digest abc"])
 def test_other_schemes_are_left_to_other_authenticators(header):
     assert authenticate(header) is None
 

@@ -26,7 +26,7 @@ MATRIX = [
         "post",
         "/api/games/{id}/moves/",
         {"version": 0, "action": "reveal"},
-        {"to_move": 200, "other_player": 409, "outsider": 404, "staff": 404, "anonymous": 401},
+        {"to_move": 200, "other_player": 409, "outsider": 404, "staff": 403, "anonymous": 401},
     ),
     (
         "post",

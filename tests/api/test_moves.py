@@ -88,7 +88,7 @@ def test_deadline_renews_when_the_turn_passes_not_on_reveal(game, anna):
         ({"version": 0, "action": "pass", "treasure": "coins"}, "invalid"),  # bury missing
         ({"version": 0, "action": "pass", "treasure": "coins", "bury": True}, "invalid"),
         ({"version": 0, "action": "pass", "treasure": "coins", "bury": "12"}, "invalid"),
-        ({"version": 0, "action": "pass", "treasure": "gold", "bury": None}, "illegal_action"),
+        ({"version": 0, "action": "pass", "treasure": "gold", "bury": None}, "invalid"),
         ({"version": 0, "action": "end_turn"}, "illegal_action"),  # wrong phase
         ({"version": 0, "action": "pass", "treasure": "coins", "bury": 12}, "illegal_action"),
     ],
@@ -157,7 +157,8 @@ def test_outsider_and_anonymous_cannot_move(game, outsider):
 
 def test_staff_cannot_move_for_a_player(game, moderator):
     response = play(client_for(moderator), game, 0, action="reveal")
-    assert response.status_code == 404
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_a_player"
     assert not Move.objects.exists()
 
 

@@ -1,0 +1,51 @@
+"""The OpenAPI schema's generator: drf-spectacular's, plus the errors every endpoint can answer."""
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.permissions import AllowAny
+
+from games.api.serializers import ErrorSerializer
+
+_ERROR_ANSWERS = {
+    400: "`invalid`: the body is malformed: not JSON, missing or unknown fields, wrong types "
+    "or values that can never be valid.",
+    401: "`not_authenticated`: no or bad credentials.",
+    404: "`not_found`: nothing at this address (no such game, a malformed id, a page "
+    "past the end), or you are neither a player of the game nor staff.",
+    413: "`too_large`: the request body is larger than the service accepts.",
+    429: "`throttled`: too many requests; try again later.",
+}
+
+
+class ApiAutoSchema(AutoSchema):
+    """``DEFAULT_SCHEMA_CLASS``: documents the shared error answers on every operation.
+
+    Errors the API's shared machinery gives anywhere are added here once, so no view
+    can forget one: 404 (any address), 429 (throttling), 401 (unless the view lets
+    anyone in), and where a request body is read 400 and 413. A view still documents its
+    own errors (403, 409) with ``extend_schema``; what it documents is kept as it is.
+    Request bodies of serializers with ``rejects_unknown_fields`` say
+    ``additionalProperties: false``, as the API answers 400 to an unknown field.
+    """
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for status_code, description in _ERROR_ANSWERS.items():
+            key = str(status_code)
+            if key not in responses and self._may_answer(status_code):
+                answer = OpenApiResponse(ErrorSerializer, description=description)
+                responses[key] = self._get_response_for_code(answer, key, direction=direction)
+        return dict(sorted(responses.items()))
+
+    def _may_answer(self, status_code: int) -> bool:
+        if status_code == 401:
+            return not all(isinstance(p, AllowAny) for p in self.view.get_permissions())
+        if status_code in (400, 413):
+            return self.method in ("POST", "PUT", "PATCH") and bool(self.get_request_serializer())
+        return True
+
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and getattr(serializer, "rejects_unknown_fields", False):
+            schema["additionalProperties"] = False
+        return schema
