@@ -22,7 +22,7 @@ from games.actions.invitations import (
     read_invitation_token,
 )
 from games.actions.moderation import do_abort_game, do_extend_deadline, do_force_automatic_move
-from games.actions.play import do_play_move, do_play_timeout
+from games.actions.play import do_play_move, do_play_timeout, do_set_standing_order
 from games.errors import GameError
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "do_force_automatic_move",
     "do_play_move",
     "do_play_timeout",
+    "do_set_standing_order",
     "invitation_token",
     "read_invitation_token",
 ]

@@ -8,7 +8,7 @@ from accounts.models import User
 from games import deadlines, notify
 from games.actions.common import end_game, lock_game
 from games.errors import GameError
-from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move
+from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
 from games.queries import SEATS_WITH_USERS, seat_of
 
 _ENGINE_CODES = {
@@ -182,3 +182,48 @@ def _apply(
 
 def _round_was_abandoned(game: Game, round_number: int) -> bool:
     return not Move.objects.filter(game=game, round=round_number, automatic=False).exists()
+
+
+def do_set_standing_order(game_id, user: User, order: list) -> Seat:
+    """Set ``user``'s standing order for timeouts in the game (see ``do_play_timeout``).
+
+    ``order``: distinct treasure type names of the game's rules (``rules.TREASURES``),
+    first choice first; an empty list goes back to the rules' own choice (P24). Allowed
+    while the game is invited or active. Raises ``GameError``: ``not_found`` (no such
+    game, or an outsider), ``not_a_player`` (staff without a seat), ``invalid``,
+    ``game_not_active`` (the game has ended). Returns the seat saved, its game attached.
+    """
+    with transaction.atomic():
+        # The game row's lock orders this against a timeout reading the order.
+        game = lock_game(game_id)
+        seat = Seat.objects.filter(game=game, user=user).first()
+        if seat is None:
+            if user.is_staff:
+                raise GameError(
+                    "not_a_player", "You hold no seat in this game, so you have no standing order."
+                )
+            raise GameError("not_found", "No such game, or you are not a player of it.")
+        if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
+            raise GameError(
+                "game_not_active", f"This game is {game.status}; its standing orders are closed."
+            )
+        order = _valid_standing_order(game.rules, order)
+        seat.standing_order = order
+        seat.save(update_fields=["standing_order"])
+    seat.game = game
+    return seat
+
+
+def _valid_standing_order(rules, order) -> list[str]:
+    choices = list(rules.TREASURES)
+    if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
+        raise GameError("invalid", "standing_order must be a list of treasure type names.")
+    unknown = [name for name in order if name not in choices]
+    if unknown:
+        raise GameError(
+            "invalid",
+            f"{', '.join(unknown)} is not a treasure type; choose from {', '.join(choices)}.",
+        )
+    if len(set(order)) != len(order):
+        raise GameError("invalid", "Name each treasure type at most once in a standing order.")
+    return order

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games.api import views
+from games.api import standing_order, views
 
 urlpatterns = [
     path("games/", views.GameListCreateView.as_view(), name="api-games"),
@@ -11,6 +11,11 @@ urlpatterns = [
     path("games/<uuid:game_id>/accept/", views.accept_invitation, name="api-game-accept"),
     path("games/<uuid:game_id>/decline/", views.decline_invitation, name="api-game-decline"),
     path("games/<uuid:game_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),
+    path(
+        "games/<uuid:game_id>/standing-order/",
+        standing_order.standing_order,
+        name="api-game-standing-order",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,99 @@
+"""The caller's standing order for timeouts in one game: read it, replace it."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from games import actions, queries
+from games.api.errors import ApiError, refused
+from games.api.serializers import ErrorSerializer, StrictSerializer
+
+_DESCRIPTION = (
+    "When your deadline passes, the service plays `pass` naming the first treasure type "
+    "on your standing order that at least one face-up card shows, burying as rules P24 "
+    "does; when none does (or in a rat alert) it plays P24's own choice. The move is "
+    "automatic like any P24 move, so rules P25 (abandonment) still applies. An empty "
+    "list means P24 alone. Only you see your standing order."
+)
+
+
+class StandingOrderRequestSerializer(StrictSerializer):
+    standing_order = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Treasure types, first choice first, each at most once "
+        "(for Piratz: rings, coins, pearls, gems, goblets, shells).",
+    )
+
+
+class StandingOrderSerializer(serializers.Serializer):
+    standing_order = serializers.ListField(
+        child=serializers.CharField(), help_text="Your treasure types, first choice first."
+    )
+    choices = serializers.ListField(
+        child=serializers.CharField(), help_text="The treasure types this game's rules know."
+    )
+
+
+def _answer(seat) -> Response:
+    return Response(
+        {"standing_order": seat.standing_order, "choices": list(seat.game.rules.TREASURES)}
+    )
+
+
+@extend_schema(
+    methods=["GET"],
+    summary="Your standing order for timeouts in this game",
+    description=_DESCRIPTION,
+    responses={
+        200: StandingOrderSerializer,
+        403: OpenApiResponse(
+            ErrorSerializer,
+            description="`not_a_player`: you may see the game (staff) but hold no seat in it.",
+        ),
+    },
+)
+@extend_schema(
+    methods=["PUT"],
+    summary="Replace your standing order for timeouts in this game",
+    description=_DESCRIPTION,
+    request=StandingOrderRequestSerializer,
+    responses={
+        200: StandingOrderSerializer,
+        400: OpenApiResponse(
+            ErrorSerializer,
+            description="`invalid`: not a list of names, an unknown treasure type, or one "
+            "named twice.",
+        ),
+        403: OpenApiResponse(
+            ErrorSerializer,
+            description="`not_a_player`: you may see the game (staff) but hold no seat in it.",
+        ),
+        409: OpenApiResponse(ErrorSerializer, description="`game_not_active`: the game has ended."),
+    },
+)
+@api_view(["GET", "PUT"])
+def standing_order(request, game_id):
+    if request.method == "PUT":
+        if not isinstance(request.data, dict):
+            raise ApiError(400, "invalid", "The body must be a JSON object.")
+        body = StandingOrderRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            seat = actions.do_set_standing_order(
+                game_id, request.user, body.validated_data["standing_order"]
+            )
+        except actions.GameError as error:
+            raise refused(error) from None
+        return _answer(seat)
+    try:
+        game = queries.get_visible_game(request.user, game_id)
+    except actions.GameError as error:
+        raise refused(error) from None
+    seat = next((s for s in game.seats.all() if s.user_id == request.user.id), None)
+    if seat is None:
+        raise ApiError(
+            403, "not_a_player", "You hold no seat in this game, so you have no standing order."
+        )
+    seat.game = game
+    return _answer(seat)
