@@ -3,9 +3,9 @@
 import os
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production-" + "x" * 20)
-# No broker process in unit tests: tasks run eagerly (below); tests about a real broker
-# and worker configure the Celery app themselves.
-os.environ.setdefault("CELERY_BROKER_URL", "memory://")
+# Celery reads this variable before its configuration, so a value here would win over the
+# tests that point the app at a real broker (app.conf); the broker is set below instead.
+os.environ["CELERY_BROKER_URL"] = ""
 
 from .settings import *  # noqa: F403
 
@@ -14,6 +14,9 @@ from .settings import *  # noqa: F403
 # must not wait on SMTP. See notifications.outbox._schedule_send.)
 CELERY_TASK_ALWAYS_EAGER = True
 OUTBOX_EAGER_SEND_ON_COMMIT = True
+# No broker process in unit tests; tests about a real broker and worker configure the app.
+CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS = {}
 # Fast hashing: tests create many users; the production hashers stay in settings.py.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Whitenoise serves from the finders in tests; no collectstatic run is needed.
