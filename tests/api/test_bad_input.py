@@ -124,6 +124,19 @@ def test_swagger_page_under_api_is_still_html(db):
     assert response["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.parametrize("page", ["", "null", "last", "0", "1.0", "-1", "²", "99"])
+def test_a_page_that_is_not_a_page_number_is_404(game, anna, page):
+    assert_error(client_for(anna).get(f"/api/games/?page={page}"), 404, "not_found")
+
+
+def test_page_one_and_no_page_are_the_first_page(game, anna):
+    client = client_for(anna)
+    for url in ("/api/games/", "/api/games/?page=1"):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert [g["id"] for g in response.json()["results"]] == [str(game.id)]
+
+
 # --- Creating a game --------------------------------------------------------------------------
 
 
