@@ -120,6 +120,19 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField(source="user.public_name")
     accepted = serializers.BooleanField()
+    on_vacation_until = serializers.SerializerMethodField(
+        help_text="The end of the player's vacation running now (their clock is paused "
+        "until then), or null."
+    )
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_on_vacation_until(self, seat) -> str | None:
+        # Seats read through queries.SEATS_WITH_USERS carry it: no query per seat.
+        if hasattr(seat, "on_vacation_until"):
+            until = seat.on_vacation_until
+        else:
+            until = queries.vacation_until(seat.user_id)
+        return None if until is None else serializers.DateTimeField().to_representation(until)
 
 
 class GameSerializer(serializers.ModelSerializer):

@@ -15,10 +15,12 @@ from tests.factories import client_for, start_game
 pytestmark = pytest.mark.django_db
 
 # Measured (SQLite and PostgreSQL alike): token lookup; lock the game; its seats joined
-# with their users (used for the turn check and the response alike); insert the move;
-# insert the burial (moves that bury); the P25 abandonment check (moves that end a
-# round); update the game.
-MOVE_QUERY_BOUND = 7
+# with their users and settings, each with its running vacation (used for the turn
+# check, the new deadline and the response alike); insert the move; insert the burial
+# (moves that bury); the P25 abandonment check (moves that end a round); on a new turn,
+# the next player's vacations (their deadline) and the turn email (the moves since that
+# player's last one, read twice for the recap, and the outbox row); update the game.
+MOVE_QUERY_BOUND = 11
 # Token lookup; the game with the viewer's seat; its seats joined with their users.
 DETAIL_QUERIES = 3
 # Token lookup; count for the page; the page of games; their seats joined with users.
@@ -53,12 +55,13 @@ class MoveCost:
     buried: bool
     ended_round: bool
     finished: bool
+    handed_on: bool  # the turn passed to another player (who gets a turn email)
     sql: tuple[str, ...]
 
     @property
     def shape(self) -> tuple:
         """What the move did to the database: the cost may depend on this and nothing else."""
-        return (self.kind, self.buried, self.ended_round, self.finished)
+        return (self.kind, self.buried, self.ended_round, self.finished, self.handed_on)
 
 
 def choose(legal: list[dict], rng: random.Random) -> dict:
@@ -108,6 +111,7 @@ def play_counting(seated, *, seed: int) -> tuple[Game, list, list[MoveCost], lis
                 buried=action.get("bury") is not None,
                 ended_round=state.round != before.round or piratz.is_finished(state),
                 finished=piratz.is_finished(state),
+                handed_on=piratz.current_seat(state) not in (None, seat),
                 sql=tuple(sql),
             )
         )
@@ -152,10 +156,13 @@ def test_every_move_costs_a_few_queries_whatever_the_round(players):
 
     assert cost("reveal", 1, buried=False) == cost("reveal", last_round, buried=False)
     assert cost("pass", 1, buried=True) == cost("pass", last_round, buried=True)
-    # The row is written once per move, and the move log once (no rewrite of old moves).
+    # The row is written once per move, and the move log once (no rewrite of old moves);
+    # each email the move queues adds its outbox row: the turn email when the turn passes
+    # to another player, the game-over email to each of the four players at the end.
     for move in moves:
         writes = [sql for sql in move.sql if sql.startswith(("INSERT", "UPDATE", "DELETE"))]
-        assert len(writes) == 2 + move.buried, (move.shape, writes)
+        emails = move.handed_on + len(players) * move.finished
+        assert len(writes) == 2 + move.buried + emails, (move.shape, writes)
 
 
 def test_game_detail_costs_the_same_on_the_first_move_and_the_last(players):
