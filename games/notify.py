@@ -1,9 +1,25 @@
 """What the service tells players by email about their games, composed and queued here."""
 
 from django.conf import settings
+from django.core import signing
 from django.urls import reverse
+from django.utils import timezone
 
-from games.models import Game, Seat
+from accounts.preferences import EmailKind, settings_for
+from accounts.unsubscribe import settings_url, unsubscribe_url
+from games.describe import (
+    Names,
+    describe_cards,
+    describe_log,
+    describe_move,
+    describe_result,
+    describe_table,
+    format_moment,
+)
+from games.errors import GameError
+from games.models import EndReason, Game, GameStatus, Move, Seat
+from games.movelog import public_log
+from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 
 
@@ -46,3 +62,283 @@ def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True
             },
             topic=f"game:{game.id}",
         )
+
+
+# --- Game news: turn emails, reminders, automatic moves, start and end of a game --------------
+#
+# Each queue_* below runs inside the transaction of the change that causes it (the outbox
+# sends after commit), asks the recipient's settings whether they want that kind of email,
+# and adds the one-click unsubscribe headers (RFC 8058). What a player is told comes from
+# the engine's view for their seat and the public move log only, never the secret state.
+
+ENTRY_SALT = "games.entry"
+# The turn email and the reminder wait for the end of the recipient's quiet hours.
+QUIET_KINDS = frozenset({"your_turn", "reminder"})
+
+
+def game_entry_url(game: Game, user) -> str:
+    """The absolute link that opens ``game`` in the browser signed in as ``user``.
+
+    While the game is invited or active it is ``/games/<id>/enter/<token>/``: a signed
+    token naming the game and the user (``read_entry_token`` checks it); its GET changes
+    nothing and the POST from that page signs in. Once the game has ended the link is the
+    plain game page, which asks the reader to sign in.
+    """
+    if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
+        return settings.SITE_URL + reverse("games:game", args=[game.id])
+    token = signing.dumps({"g": str(game.id), "u": user.id}, salt=ENTRY_SALT, compress=True)
+    return settings.SITE_URL + reverse("games:enter", args=[game.id, token])
+
+
+def read_entry_token(game_id, token: str):
+    """The seat (with game and user) an entry link's token opens.
+
+    Raises ``GameError("not_found")`` for a tampered token or one made for another game,
+    and ``GameError("game_not_active")`` once the game has ended or when the account is
+    no longer active: the link is only good while the game runs.
+    """
+    try:
+        data = signing.loads(token, salt=ENTRY_SALT)
+        if data["g"] != str(game_id):
+            raise KeyError("game")
+        seat = Seat.objects.select_related("game", "user").get(game_id=game_id, user_id=data["u"])
+    except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
+        raise GameError("not_found", "This link is not valid.") from None
+    if seat.game.status not in (GameStatus.INVITED, GameStatus.ACTIVE) or not seat.user.is_active:
+        raise GameError(
+            "game_not_active",
+            "This game has ended, so its link no longer signs you in. Sign in to see it.",
+        )
+    return seat
+
+
+def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
+    """Tell the player at ``seat`` it is their turn (None if they do not want the email).
+
+    Shows the table as ``view(state, seat)`` gives it, the deadline in the player's time
+    zone, and the recap of every move since the player's own last one, built from the
+    public move log. Waits for the end of the player's quiet hours.
+    """
+    seat_row = _seat(game, seat)
+    prefs = settings_for(seat_row.user)
+    if not prefs.wants(EmailKind.YOUR_TURN):
+        return None
+    context = _game_context(game, seat_row, prefs)
+    context["recap"] = recap(game, seat)
+    return _queue_game_email(game, seat_row.user, prefs, EmailKind.YOUR_TURN, context)
+
+
+def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
+    """Remind the player at ``seat`` that their turn ends at ``deadline``.
+
+    Waits for the end of the player's quiet hours (the deadline never falls inside them).
+    """
+    seat_row = _seat(game, seat)
+    prefs = settings_for(seat_row.user)
+    if not prefs.wants(EmailKind.REMINDER):
+        return None
+    context = _game_context(game, seat_row, prefs)
+    context["deadline"] = format_moment(deadline, prefs.zone)
+    context["hours_left"] = max(0, round((deadline - timezone.now()).total_seconds() / 3600))
+    return _queue_game_email(game, seat_row.user, prefs, EmailKind.REMINDER, context)
+
+
+def queue_auto_moved(
+    game: Game, move: Move, *, face_up_before: list[dict] | None = None
+) -> OutboundEmail | None:
+    """Tell the player whose deadline passed what the service played for them (rules P24).
+
+    ``face_up_before`` is the face-up row as everyone saw it just before the move (from
+    the engine's view); with it the email says which cards the move took.
+    """
+    seat_row = _seat(game, move.seat)
+    prefs = settings_for(seat_row.user)
+    if not prefs.wants(EmailKind.AUTO_MOVED):
+        return None
+    rules = game.rules
+    entry = move.public_entry(rules)
+    taken = None
+    if face_up_before is not None:
+        taken = describe_cards(_taken_by(move.action, face_up_before, rules.card))
+    context = _game_context(game, seat_row, prefs)
+    context["move"] = describe_move(entry, Names(context["names"], move.seat), rules.card)
+    context["taken"] = taken
+    return _queue_game_email(game, seat_row.user, prefs, EmailKind.AUTO_MOVED, context)
+
+
+def queue_game_started(game: Game) -> list[OutboundEmail]:
+    """Tell every player the game has started: who plays, in which order, who begins."""
+    queued = []
+    for seat_row in _seats(game):
+        prefs = settings_for(seat_row.user)
+        if not prefs.wants(EmailKind.GAME_STARTED):
+            continue
+        context = _game_context(game, seat_row, prefs)
+        queued.append(
+            _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_STARTED, context)
+        )
+    return queued
+
+
+def queue_game_over(game: Game) -> list[OutboundEmail]:
+    """Tell every player the game is over: the final table, scores and winners.
+
+    Every card is public once the game is over (rules P23), blind mode included.
+    """
+    queued = []
+    for seat_row in _seats(game):
+        prefs = settings_for(seat_row.user)
+        if not prefs.wants(EmailKind.GAME_OVER):
+            continue
+        context = _game_context(game, seat_row, prefs)
+        view = game.rules.view(game.load_state(), seat_row.seat)
+        context["result"] = describe_result(view["result"], Names(context["names"], seat_row.seat))
+        queued.append(_queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, context))
+    return queued
+
+
+def queue_game_ended(game: Game) -> list[OutboundEmail]:
+    """Tell the players a game ended without a result: aborted by a moderator, or
+    abandoned under rules P25 (a whole round of automatic moves)."""
+    queued = []
+    for seat_row in _seats(game):
+        if seat_row.declined_at is not None:
+            continue
+        prefs = settings_for(seat_row.user)
+        if not prefs.wants(EmailKind.GAME_ENDED):
+            continue
+        context = _game_context(game, seat_row, prefs, with_table=False)
+        context["abandoned"] = game.end_reason == EndReason.ABANDONED
+        queued.append(_queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context))
+    return queued
+
+
+def queue_digest(user, games) -> bool:
+    """Queue one digest email listing the ``games`` that wait for ``user``'s move.
+
+    Lists only active games whose current player is ``user``, each with its deadline in
+    the user's time zone and its signed link. Returns False (and queues nothing) when
+    there is nothing to list or the user does not want digests.
+    """
+    prefs = settings_for(user)
+    if not prefs.wants(EmailKind.DIGEST):
+        return False
+    waiting = []
+    for game in games:
+        seat_row = next((s for s in _seats(game) if s.user_id == user.id), None)
+        if game.status != GameStatus.ACTIVE or seat_row is None:
+            continue
+        if game.current_seat != seat_row.seat:
+            continue
+        waiting.append(
+            {
+                "others": [s.user.public_name for s in _seats(game) if s.user_id != user.id],
+                "deadline": format_moment(game.deadline, prefs.zone),
+                "deadline_at": game.deadline,
+                "link": game_entry_url(game, user),
+            }
+        )
+    if not waiting:
+        return False
+    waiting.sort(key=lambda item: item["deadline_at"])
+    unsubscribe, settings_link = _footer_links(user, EmailKind.DIGEST)
+    context = {
+        "name": user.public_name,
+        "games": waiting,
+        "unsubscribe_link": unsubscribe,
+        "settings_link": settings_link,
+    }
+    queue_email(
+        user.email,
+        EmailKind.DIGEST,
+        context,
+        topic=f"digest:{user.id}",
+        headers=_unsubscribe_headers(unsubscribe),
+    )
+    return True
+
+
+def recap(game: Game, seat: int) -> list[str]:
+    """Every move by the others since the player at ``seat`` last moved, as sentences.
+
+    Built from the public move log as that player may see it (rules P23: in blind mode
+    the entries after their own last move are the ones they see in full), marking
+    automatic moves, rat alerts and the end of each round.
+    """
+    moves = list(Move.objects.filter(game=game).order_by("number"))
+    entries = public_log(game, seat, moves)
+    last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
+    since = [e for e in entries if e["number"] > last_own]
+    rounds = {move.number: move.round for move in moves}
+    names = Names([s.user.public_name for s in _seats(game)], seat)
+    current_round = game.round if game.status == GameStatus.ACTIVE else None
+    return describe_log(since, rounds, current_round, names, game.rules.card)
+
+
+def _taken_by(action: dict, face_up: list[dict], card) -> list[dict]:
+    """The cards a pass or rat-alert move took from the public face-up row (rules P12, P14)."""
+    if action.get("action") == "pass":
+        return [c for c in face_up if c["treasures"].get(action.get("treasure"))]
+    if action.get("action") == "resolve_alarm":
+        return [card(action["keep"])]
+    return []
+
+
+def _seats(game: Game) -> list[Seat]:
+    # Prefetched seats (games.queries.SEATS_WITH_USERS) are reused; else one query.
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return sorted(game.seats.all(), key=lambda s: s.seat)
+    return list(game.seats.select_related("user").order_by("seat"))
+
+
+def _seat(game: Game, seat: int) -> Seat:
+    return next(s for s in _seats(game) if s.seat == seat)
+
+
+def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True) -> dict:
+    """What every game email shows: the players, the link, the deadline, the table."""
+    names = [s.user.public_name for s in _seats(game)]
+    context = {
+        "name": seat_row.user.public_name,
+        "names": names,
+        "others": [n for i, n in enumerate(names) if i != seat_row.seat],
+        "players": names,
+        "seat": seat_row.seat,
+        "turn_hours": game.turn_hours,
+        "blind": game.blind,
+        "link": game_entry_url(game, seat_row.user),
+        "deadline": format_moment(game.deadline, prefs.zone),
+        "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat_row.seat,
+        "table": None,
+    }
+    if with_table and game.state is not None:
+        view = game.rules.view(game.load_state(), seat_row.seat)
+        context["table"] = describe_table(view, Names(names, seat_row.seat))
+    return context
+
+
+def _footer_links(user, kind: str) -> tuple[str, str]:
+    """The one-click unsubscribe link for ``kind`` and the notification settings link."""
+    return unsubscribe_url(user, kind), settings_url()
+
+
+def _unsubscribe_headers(unsubscribe: str) -> dict[str, str]:
+    # RFC 8058: mail clients offer a one-click "unsubscribe" that POSTs to this address.
+    return {
+        "List-Unsubscribe": f"<{unsubscribe}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
+def _queue_game_email(game: Game, user, prefs, kind: str, context: dict) -> OutboundEmail:
+    unsubscribe, settings_link = _footer_links(user, kind)
+    context = {**context, "unsubscribe_link": unsubscribe, "settings_link": settings_link}
+    send_after = prefs.quiet_until(timezone.now()) if kind in QUIET_KINDS else None
+    return queue_email(
+        user.email,
+        kind,
+        context,
+        topic=f"game:{game.id}",
+        send_after=send_after,
+        headers=_unsubscribe_headers(unsubscribe),
+    )

@@ -9,4 +9,6 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("games/<uuid:game_id>/", views.game_page, name="game"),
+    path("games/<uuid:game_id>/enter/<str:token>/", views.game_entry, name="enter"),
 ]

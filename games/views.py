@@ -1,12 +1,19 @@
-"""Pages players reach from their email: the home page and invitations."""
+"""Pages players reach from their email: the home page, invitations, a game and its signed link."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games import actions, queries
+from accounts.preferences import settings_for
+from accounts.views import MODEL_BACKEND
+from games import actions, describe, notify, queries
 from games.models import GameStatus
+from games.movelog import public_log
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -56,3 +63,62 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "can_answer": game.status == GameStatus.INVITED and not seat.accepted and not expired,
     }
     return render(request, "games/invitation.html", context, status=400 if error else 200)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
+    """The signed link of a game email: GET shows one button and changes nothing (mail
+    scanners open links); its POST (CSRF-protected) signs in as the link's player and
+    goes to the game page. Refused for a tampered link, and once the game has ended."""
+    try:
+        seat = notify.read_entry_token(game_id, token)
+    except actions.GameError as error:
+        status = 410 if error.code == "game_not_active" else 404
+        context = {"error": error, "game_url": reverse("games:game", args=[game_id])}
+        return render(request, "games/enter.html", context, status=status)
+    if request.method == "POST":
+        login(request, seat.user, backend=MODEL_BACKEND)
+        return redirect("games:game", game_id=seat.game_id)
+    others = [s.user.public_name for s in seat.game.seats.select_related("user") if s != seat]
+    return render(request, "games/enter.html", {"game": seat.game, "others": others})
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def game_page(request: HttpRequest, game_id) -> HttpResponse:
+    """A game as the signed-in player (or staff) may see it, read-only; 404 for outsiders.
+
+    Shows the engine's view for the reader's seat (a spectator's view for staff without a
+    seat) and the public move log as rules P23 lets that reader see it.
+    """
+    try:
+        game = queries.get_visible_game(request.user, game_id)
+    except actions.GameError:
+        raise Http404("No such game, or you are not a player of it.") from None
+    seat = queries.seat_of(game, request.user)
+    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    names = describe.Names([s.user.public_name for s in seats], seat)
+    table = log = None
+    if game.state is not None:
+        view = game.rules.view(game.load_state(), seat)
+        table = describe.describe_table(view, names)
+        if game.result is not None:
+            table["result"] = describe.describe_result(game.result, names)
+        moves = list(game.moves.order_by("number"))
+        entries = public_log(game, seat, moves)
+        rounds = {move.number: move.round for move in moves}
+        current_round = game.round if game.is_active else None
+        log = describe.describe_log(entries, rounds, current_round, names, game.rules.card)
+    zone = settings_for(request.user).zone
+    context = {
+        "game": game,
+        "seats": seats,
+        "reader_seat": seat,
+        "table": table,
+        "log": log,
+        "deadline": describe.format_moment(game.deadline, zone) if game.is_active else "",
+        "current_name": None if game.current_seat is None else names.subject(game.current_seat),
+    }
+    return render(request, "games/game.html", context)
