@@ -25,3 +25,15 @@ def cancel_expired_invitations() -> int:
 def play_due_timeouts() -> int:
     """Periodic (every minute): play the automatic move (P24) where a deadline has passed."""
     return sweeps.play_due_timeouts(limit=DEADLINE_SWEEP_BATCH_SIZE)
+
+
+@shared_task
+def send_due_reminders() -> int:
+    """Periodic (every minute): queue the turn reminders whose time has come."""
+    return sweeps.send_due_reminders()
+
+
+@shared_task
+def send_due_digests() -> int:
+    """Periodic (every five minutes): queue the daily digests whose local hour has come."""
+    return sweeps.send_due_digests()

@@ -174,7 +174,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_TIMEZONE = "UTC"
-# How often beat sends the every-minute sweeps (deadlines, reminders, the outbox).
+# How often beat sends the every-minute sweeps (deadlines, reminders, the outbox); the
+# digest sweep runs every fifth time.
 SWEEP_SECONDS = env.int("SWEEP_SECONDS", 60, min_value=1)
 # Every periodic task expires when its next run is due: one still queued then (a backlog,
 # a worker that was down) is dropped, as the next run does the same work. Sweeps claim
@@ -189,6 +190,17 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.play_due_timeouts",
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
+    },
+    "send-due-reminders": {
+        "task": "games.tasks.send_due_reminders",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    # A digest is due at a whole local hour; five minutes late is on time for a daily email.
+    "send-due-digests": {
+        "task": "games.tasks.send_due_digests",
+        "schedule": 5 * SWEEP_SECONDS,
+        "options": {"expires": 5 * SWEEP_SECONDS},
     },
     # Retries, and emails whose send task was lost (broker down, worker killed).
     "send-due-emails": {

@@ -83,10 +83,26 @@ def moves_per_game(game_ids) -> dict:
     return {row["game_id"]: row["n"] for row in counts}
 
 
+def games_due_a_reminder(anna, bert, count: int) -> list:
+    """``count`` active games whose deadline is an hour away, their reminders due (24 h, 2 h)."""
+    template = start_game([anna, bert], seed=None)
+    games = [template, *clone_games(template, count - 1)]
+    ids = [game.id for game in games]
+    Game.objects.filter(id__in=ids).update(
+        deadline=timezone.now() + timedelta(hours=1),
+        next_reminder_at=timezone.now() - timedelta(minutes=1),
+        reminder_leads_sent=[],
+    )
+    return ids
+
+
 def test_two_workers_and_two_beats_play_each_timeout_once_and_send_each_email_once(
-    machinery, anna, bert
+    machinery, anna, bert, settings
 ):
-    game_ids = overdue_games(anna, bert, 120)
+    # The clones count as games Anna created and invitations she sent today.
+    settings.GAMES_PER_USER_PER_DAY = settings.INVITATIONS_PER_USER_PER_DAY = 1000
+    game_ids = overdue_games(anna, bert, 100)
+    reminded_ids = games_due_a_reminder(anna, bert, 60)
     since = timezone.now()
     processes = [
         machinery.start("worker", "w1"),
@@ -98,6 +114,8 @@ def test_two_workers_and_two_beats_play_each_timeout_once_and_send_each_email_on
         process.wait_ready()
 
     wait_until(lambda: played(game_ids) == len(game_ids), 45, "every timeout to be played")
+    reminders = OutboundEmail.objects.filter(created_at__gte=since, template="reminder")
+    wait_until(lambda: reminders.count() >= len(reminded_ids), 30, "every reminder")
     emails = OutboundEmail.objects.filter(created_at__gte=since)
     wait_until(
         lambda: (
@@ -124,7 +142,13 @@ def test_two_workers_and_two_beats_play_each_timeout_once_and_send_each_email_on
 
     assert moves_per_game(game_ids) == dict.fromkeys(game_ids, 1)
     assert set(Game.objects.filter(id__in=game_ids).values_list("version", flat=True)) == {1}
-    assert emails.count() >= len(game_ids)  # at least the "we moved for you" of each game
+    # One reminder per game (both leads were due: one email covers them), none left due.
+    assert sorted(reminders.values_list("topic", flat=True)) == sorted(
+        f"game:{game_id}" for game_id in reminded_ids
+    )
+    assert not Game.objects.filter(id__in=reminded_ids, next_reminder_at__isnull=False).exists()
+    assert moves_per_game(reminded_ids) == {}
+    assert emails.count() >= len(game_ids) + len(reminded_ids)
     assert set(emails.values_list("status", "attempts")) == {(Status.SENT, 1)}
     assert machinery.sink.count() == emails.count()  # nothing sent twice
     # Both workers ran sweeps, and both beats sent them: the work really was shared.

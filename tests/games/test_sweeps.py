@@ -171,7 +171,18 @@ class TestBeatSchedule:
         scheduled = {entry["task"] for entry in schedule.values()}
         assert {
             "games.tasks.play_due_timeouts",
+            "games.tasks.send_due_reminders",
+            "games.tasks.send_due_digests",
             "games.tasks.cancel_expired_invitations",
             "notifications.tasks.send_due_emails",
         } <= scheduled
-        assert schedule["play-due-timeouts"]["schedule"] == 60
+        every = {name: entry["schedule"] for name, entry in schedule.items()}
+        assert every["play-due-timeouts"] == every["send-due-reminders"] == 60
+        assert every["send-due-emails"] == 60 and every["send-due-digests"] == 5 * 60
+
+    def test_the_reminder_and_digest_tasks_run_their_sweeps(self, monkeypatch):
+        calls = []
+        monkeypatch.setattr(sweeps, "send_due_reminders", lambda: calls.append("r") or 2)
+        monkeypatch.setattr(sweeps, "send_due_digests", lambda: calls.append("d") or 3)
+        assert (tasks.send_due_reminders(), tasks.send_due_digests()) == (2, 3)
+        assert calls == ["r", "d"]
