@@ -1,9 +1,12 @@
 """Turn reminders: at the player's lead times before the deadline, each once, never after a move."""
 
+import threading
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.db import connection
 
 from accounts.models import NotificationSettings, Vacation
 from games import actions, deadlines
@@ -204,3 +207,38 @@ def test_no_reminder_once_the_deadline_has_passed(started, anna):
     assert sweep_at(START + 73 * H) == 0
     assert reminders_to(anna) == []
     assert Game.objects.get(id=started.id).next_reminder_at is None
+
+
+# --- Several sweeps at once on PostgreSQL (real row locks, real concurrent transactions) -
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="concurrent transactions on one database need PostgreSQL (the CI's first run)",
+)
+def test_four_sweeps_at_once_queue_each_due_reminder_once(anna, bert):
+    with time_machine.travel(START, tick=False):
+        game_ids = [start_game([anna, bert]).id for _ in range(12)]
+    barrier = threading.Barrier(4)
+    counts = []
+
+    def sweep():
+        try:
+            barrier.wait()
+            counts.append(send_due_reminders(START + 48 * H))
+        finally:
+            connection.close()
+
+    with time_machine.travel(START + 48 * H, tick=False):
+        threads = [threading.Thread(target=sweep) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+
+    assert sum(counts) == len(game_ids)
+    per_game = Counter(email.topic for email in reminders_to(anna))
+    assert len(per_game) == len(game_ids)
+    assert set(per_game.values()) == {1}
