@@ -149,7 +149,8 @@ def queue_auto_moved(
     """Tell the player whose deadline passed what the service played for them (rules P24).
 
     ``face_up_before`` is the face-up row as everyone saw it just before the move (from
-    the engine's view); with it the email says which cards the move took.
+    the engine's view); with it the email says which cards the move took (in blind mode
+    only how many, as P23 hides collections).
     """
     seat_row = _seat(game, move.seat)
     prefs = settings_for(seat_row.user)
@@ -159,7 +160,13 @@ def queue_auto_moved(
     entry = move.public_entry(rules)
     taken = None
     if face_up_before is not None:
-        taken = describe_cards(_taken_by(move.action, face_up_before, rules.card))
+        cards = _taken_by(move.action, face_up_before, rules.card)
+        if game.blind and game.status == GameStatus.ACTIVE:
+            # Blind mode (P23): nobody sees a collection's cards before the end, the
+            # owner included; the count is public.
+            taken = f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
+        else:
+            taken = describe_cards(cards)
     context = _game_context(game, seat_row, prefs)
     context["move"] = describe_move(entry, Names(context["names"], move.seat), rules.card)
     context["taken"] = taken

@@ -1,0 +1,152 @@
+"""The signed game link of the emails, and the read-only game page it opens."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import actions, notify
+from games.rules import piratz
+from tests.factories import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def path_of(url: str) -> str:
+    return url.removeprefix("http://127.0.0.1:8000")
+
+
+@pytest.fixture(autouse=True)
+def _site_url(settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
+
+
+@pytest.fixture
+def entry(game, bert) -> str:
+    """The path of Bert's signed link to the game."""
+    url = notify.game_entry_url(game, bert)
+    assert url.startswith(f"http://127.0.0.1:8000/games/{game.id}/enter/")
+    return path_of(url)
+
+
+def test_opening_the_link_changes_nothing(entry, bert):
+    client = Client()
+    for response in (client.get(entry), client.head(entry)):
+        assert response.status_code == 200
+        assert "_auth_user_id" not in client.session  # no session from a GET or HEAD
+    page = client.get(entry).content.decode()
+    assert "Open the game" in page and 'method="post"' in page
+    assert "Anna, carla" in page
+
+
+def test_the_button_signs_in_and_opens_the_game(entry, game, bert):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(entry)
+    token = page.cookies["csrftoken"].value
+    response = client.post(entry, {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:game", args=[game.id])
+    assert client.session["_auth_user_id"] == str(bert.pk)
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_the_post_needs_the_pages_csrf_token(entry):
+    client = Client(enforce_csrf_checks=True)
+    assert client.post(entry).status_code == 403
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_tampered_link_is_refused(entry, game, outsider):
+    token = entry.split("/")[-2]
+    tampered = entry.replace(token, token[:-2] + ("AA" if token[-2:] != "AA" else "BB"))
+    other_game = start_game([outsider, game.host], seed=3)
+    wrong_game = entry.replace(str(game.id), str(other_game.id))
+    for path in (tampered, wrong_game):
+        client = Client()
+        assert client.get(path).status_code == 404
+        assert client.post(path).status_code == 404
+        assert "_auth_user_id" not in client.session
+
+
+def test_the_link_stops_working_when_the_game_has_ended(entry, game, bert, moderator):
+    actions.do_abort_game(game.id, moderator, reason="test")
+    client = Client()
+    response = client.post(entry)
+    assert response.status_code == 410
+    assert "_auth_user_id" not in client.session
+    page = client.get(entry).content.decode()
+    assert "This game has ended" in page
+    assert f'href="/games/{game.id}/"' in page
+    # And the emails of an ended game link to the plain page, which asks to sign in.
+    game.refresh_from_db()
+    assert path_of(notify.game_entry_url(game, bert)) == f"/games/{game.id}/"
+
+
+def test_an_inactive_account_cannot_use_its_link(entry, bert):
+    bert.is_active = False
+    bert.save()
+    client = Client()
+    assert client.post(entry).status_code == 410
+    assert "_auth_user_id" not in client.session
+
+
+# --- The game page -------------------------------------------------------------------------
+
+
+def test_game_page_shows_the_table_as_the_players_view_gives_it(game, anna, bert):
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    client = Client()
+    client.force_login(bert)
+    response = client.get(reverse("games:game", args=[game.id]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    view = piratz.view(game.load_state(), 1)
+    [card] = view["face_up"]
+    assert "Face-up row:</strong> 1 coin, rat (#2)" in page
+    assert f"{view['draw_pile']} cards" in page
+    assert "It is <strong>Anna</strong>'s turn, deciding whether" in page
+    assert "Anna revealed 1 coin, rat (#2)." in page
+    assert "Bert (you)" in page
+    assert card["id"] == 2
+
+
+def test_blind_game_page_shows_counts_only(anna, bert):
+    game = start_game([anna, bert], blind=True)
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    view = piratz.view(game.load_state(), 0)
+    treasure = next(iter(view["face_up"][0]["treasures"]))
+    game = actions.do_play_move(
+        game.id, anna, 1, {"action": "pass", "treasure": treasure, "bury": None}
+    )
+    client = Client()
+    client.force_login(anna)
+    page = client.get(reverse("games:game", args=[game.id])).content.decode()
+    assert "Yours: 1 card (spade placed)" in page
+    assert "Blind mode: only the counts show until the end." in page
+
+
+def test_staff_see_the_game_as_spectators(game, moderator):
+    client = Client()
+    client.force_login(moderator)
+    response = client.get(reverse("games:game", args=[game.id]))
+    assert response.status_code == 200
+    assert "(you)" not in response.content.decode()
+
+
+def test_outsiders_get_404_and_anonymous_visitors_the_login_page(game, outsider):
+    url = reverse("games:game", args=[game.id])
+    client = Client()
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
+    response = Client().get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+    assert f"next={url}" in response["Location"]
+
+
+def test_the_page_changes_nothing(game, anna):
+    client = Client()
+    client.force_login(anna)
+    url = reverse("games:game", args=[game.id])
+    assert client.post(url).status_code == 405
+    game.refresh_from_db()
+    assert game.version == 0
