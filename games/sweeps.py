@@ -89,6 +89,17 @@ def play_due_timeouts(now: datetime | None = None, limit: int | None = None) -> 
     return played
 
 
+def due_games(now: datetime):
+    """The active games whose deadline has passed by ``now``, most overdue first.
+
+    Its condition is the ``game_active_deadline`` partial index's (``status = 'active'``),
+    so the cost grows with the due games, not with all active ones (bench/sweeps.py).
+    """
+    return Game.objects.filter(status=GameStatus.ACTIVE, deadline__lte=now).order_by(
+        "deadline", "id"
+    )
+
+
 def _claim_due_game(now: datetime, passed_over: list) -> tuple | None:
     """(id, version) of the most overdue active game nobody else holds, locked; or None.
 
@@ -96,10 +107,9 @@ def _claim_due_game(now: datetime, passed_over: list) -> tuple | None:
     sweeps split the due games between them; other backends ignore it.
     """
     return (
-        Game.objects.select_for_update(skip_locked=True)
-        .filter(status=GameStatus.ACTIVE, deadline__lte=now)
+        due_games(now)
+        .select_for_update(skip_locked=True)
         .exclude(id__in=passed_over)
-        .order_by("deadline", "id")
         .values_list("id", "version")
         .first()
     )

@@ -120,11 +120,7 @@ class TestOnPostgres:
     def test_the_claim_reads_the_partial_index(self):
         # Few rows: the planner would rightly scan the table; with scans priced out, the plan
         # shows the claim query matches the partial index's predicate (status = 'active').
-        queryset = (
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(status=GameStatus.ACTIVE, deadline__lte=timezone.now())
-            .order_by("deadline", "id")
-        )
+        queryset = sweeps.due_games(timezone.now()).select_for_update(skip_locked=True)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_seqscan = off")
             plan = queryset.explain()
