@@ -1,8 +1,11 @@
 """When a turn's time runs out and when its reminders fall: vacations pause it, quiet hours end it.
 
-The arithmetic is pure (``deadline_after``, ``reminder_due``) and tested without a
-database; ``turn_deadline``, ``schedule_reminders`` and ``refresh_deadlines_for`` read
-the player's settings and vacations (``accounts.preferences``) and write the game row.
+The arithmetic is pure (``deadline_after`` and its parts, ``reminder_due``) and tested
+without a database. The rest reads the player's settings and vacations
+(``accounts.preferences``) and sets the game's turn fields: ``start_turn`` when a turn
+begins, ``recompute_deadline`` / ``refresh_deadlines_for`` when a player's vacations
+change, ``extend_turn`` for a moderator. The reminder and digest sweeps that read these
+fields are in ``games.sweeps``.
 """
 
 from collections.abc import Callable, Iterable, Sequence

@@ -64,6 +64,9 @@ def _is_replay(game: Game, seat: int, version: int, action: dict) -> bool:
 def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: User | None = None):
     """Play the automatic move (rules P24) for the player whose turn it is.
 
+    The player's standing order (``Seat.standing_order``) chooses the type where it can
+    (``timeout_action(state, standing_order=...)``); the move is automatic either way.
+
     The deadline sweep passes the ``expected_version`` it saw, so a sweep that runs
     twice, or races the player's own move, acts at most once: a changed version means
     somebody already moved, and nothing happens (returns None). A moderator forcing
