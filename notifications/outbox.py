@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -106,7 +107,7 @@ def _schedule_send(email_ids: Iterable[int]) -> None:
     # Imported here: tasks imports this module.
     from .tasks import send_email
 
-    if send_email.app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
+    if current_app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
         # An eager task runs in this process: inside the request, which would then wait on
         # the SMTP server (one that accepts and never answers makes it time out, with the
         # change already committed). The every-minute sweep sends these emails instead.
