@@ -171,8 +171,8 @@ def _send_reminder(game_id, version: int, deadline, reminder_at, now: datetime) 
         # Lost the race, or nothing is due any more (leads changed), or the deadline has
         # passed and the timeout sweep acts instead: rescheduled, no email.
         return 0
-    notify.queue_reminder(game, game.current_seat, deadline)
-    return 1
+    # None when the player no longer wants reminders (changed mid-turn): claimed all the same.
+    return int(notify.queue_reminder(game, game.current_seat, deadline) is not None)
 
 
 def send_due_digests(now: datetime | None = None) -> int:

@@ -242,3 +242,12 @@ def test_four_sweeps_at_once_queue_each_due_reminder_once(anna, bert):
     per_game = Counter(email.topic for email in reminders_to(anna))
     assert len(per_game) == len(game_ids)
     assert set(per_game.values()) == {1}
+
+
+def test_a_player_who_switched_reminders_off_mid_turn_gets_none(started, anna):
+    NotificationSettings.objects.create(user=anna, unsubscribed=["reminder"])
+    assert sweep_at(START + 48 * H) == 0
+    assert reminders_to(anna) == []
+    # Claimed all the same: the next one is scheduled, and is not sent either.
+    assert Game.objects.get(id=started.id).next_reminder_at == START + 70 * H
+    assert sweep_at(START + 70 * H) == 0
