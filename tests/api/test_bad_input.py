@@ -1,11 +1,14 @@
 """Bad input never crashes the API: it answers 4xx in the one error shape and changes nothing."""
 
+import io
 import json
 import random
 
 import pytest
 from django.conf import settings as django_settings
+from rest_framework.exceptions import ParseError
 
+from games.api.parsers import JSONParser
 from games.api.serializers import PIRATZ_ACTION_FIELDS, MoveRequestSerializer
 from games.models import Game, Move
 from games.rules import piratz
@@ -63,14 +66,25 @@ def test_body_just_under_the_limit_is_read(endpoints):
 def test_deeply_nested_json_is_400_invalid(endpoints, depth):
     body = ("[" * depth + "]" * depth).encode()
     for client, url in endpoints:
-        assert_error(post_raw(client, url, body), 400, "invalid")
+        response = post_raw(client, url, body)
+        assert_error(response, 400, "invalid")
+        assert "nests more than 32 levels" in response.json()["detail"]
 
 
 def test_deeply_nested_value_inside_an_object_is_400_invalid(endpoints):
     nested = "[" * 900 + '"a@example.com"' + "]" * 900
     body = f'{{"email": {nested}, "players": {nested}, "version": {nested}}}'.encode()
     for client, url in endpoints:
-        assert_error(post_raw(client, url, body), 400, "invalid")
+        response = post_raw(client, url, body)
+        assert_error(response, 400, "invalid")
+        assert "nests more than 32 levels" in response.json()["detail"]
+
+
+def test_json_nested_32_levels_is_still_parsed():
+    body = ("[" * 32 + "]" * 32).encode()
+    assert JSONParser().parse(io.BytesIO(body)) == json.loads(body)
+    with pytest.raises(ParseError):
+        JSONParser().parse(io.BytesIO(b"[" + body + b"]"))
 
 
 def test_ordinary_nesting_still_parses(anna):
@@ -124,7 +138,7 @@ def test_swagger_page_under_api_is_still_html(db):
     assert response["Content-Type"].startswith("text/html")
 
 
-@pytest.mark.parametrize("page", ["", "null", "last", "0", "1.0", "-1", "²", "99"])
+@pytest.mark.parametrize("page", ["", "null", "last", "0", "1.0", "-1", "+1", " 1", "²", "99"])
 def test_a_page_that_is_not_a_page_number_is_404(game, anna, page):
     assert_error(client_for(anna).get(f"/api/games/?page={page}"), 404, "not_found")
 
