@@ -55,10 +55,11 @@ def test_the_post_needs_the_pages_csrf_token(entry):
     assert "_auth_user_id" not in client.session
 
 
-def test_a_tampered_link_is_refused(entry, game, outsider):
+def test_a_tampered_link_is_refused(entry, game, bert, outsider):
     token = entry.split("/")[-2]
     tampered = entry.replace(token, token[:-2] + ("AA" if token[-2:] != "AA" else "BB"))
-    other_game = start_game([outsider, game.host], seed=3)
+    # Bert plays there too, but his link names the first game only.
+    other_game = start_game([outsider, bert], seed=3)
     wrong_game = entry.replace(str(game.id), str(other_game.id))
     for path in (tampered, wrong_game):
         client = Client()
