@@ -283,6 +283,8 @@ def vacations_between(user_id: int, start: datetime, end: datetime) -> list[Inte
 SETTINGS_FIELDS = ("mode", "digest_hour", "reminder_leads", "time_zone", "unsubscribed")
 # The fields that decide when the next digest is due.
 _DIGEST_FIELDS = ("mode", "digest_hour", "time_zone")
+# The fields that decide a running turn's deadline or reminders (games.deadlines).
+_TURN_CLOCK_FIELDS = {"mode", "reminder_leads", "time_zone", "quiet_hours", "unsubscribed"}
 
 
 def _lock_person(user: User) -> None:
@@ -338,6 +340,10 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
         ):
             settings.next_digest_at = settings.next_digest_after(now)
         settings.save()
+        if _TURN_CLOCK_FIELDS & set(changes):
+            # The deadline (quiet hours, zone) and the reminders (leads, mode) of the games
+            # waiting on this person follow the new settings.
+            _refresh_deadlines(user)
     user.notification_settings = settings
     return settings
 

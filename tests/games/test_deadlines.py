@@ -8,7 +8,7 @@ import pytest
 import time_machine
 
 from accounts.models import NotificationSettings, Vacation
-from accounts.preferences import quiet_until
+from accounts.preferences import do_update_settings, quiet_until
 from games import actions, deadlines
 from games.deadlines import clock_time_between, deadline_after, reminder_due
 from games.models import Game
@@ -210,3 +210,22 @@ def test_an_extension_of_a_passed_deadline_counts_from_now(anna, bert, moderator
     with time_machine.travel(START + 15 * H, tick=False):
         actions.do_extend_deadline(game.id, moderator, 3)
     assert Game.objects.get(id=game.id).deadline == START + 18 * H
+
+
+@pytest.mark.django_db
+def test_changing_quiet_hours_or_lead_times_mid_turn_moves_the_deadline_and_reminders(anna, bert):
+    with time_machine.travel(START, tick=False):
+        game = start_game([anna, bert])
+    changes = {"time_zone": "Europe/Berlin", "quiet_hours": (time(10), time(14))}
+    do_update_settings(anna, changes, now=START + H)
+    game.refresh_from_db()
+    assert game.deadline == at(2026, 12, 10, 13, 0)  # 14:00 Berlin, the quiet hours' end
+    assert game.next_reminder_at == at(2026, 12, 9, 13, 0)
+
+    do_update_settings(anna, {"quiet_hours": None, "reminder_leads": [6]}, now=START + H)
+    game.refresh_from_db()
+    assert game.deadline == START + 72 * H
+    assert game.next_reminder_at == START + 66 * H
+    # Bert's settings do not touch a game that waits on Anna.
+    do_update_settings(bert, {"reminder_leads": [1]}, now=START + H)
+    assert Game.objects.get(id=game.id).next_reminder_at == START + 66 * H
