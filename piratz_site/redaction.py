@@ -131,4 +131,7 @@ def _redacted_request(request):
     clean.META = meta
     if hasattr(request, "environ"):
         clean.environ = meta
+    # Parsed once and cached on the live request: the copy parses again from the clean META.
+    for cached in ("GET", "COOKIES"):
+        clean.__dict__.pop(cached, None)
     return clean

@@ -87,10 +87,12 @@ def test_anything_in_a_token_route_is_redacted_even_when_it_is_not_a_valid_token
     )
 
 
-def test_api_keys_are_redacted():
-    key = ApiToken.KEY_PREFIX + "A" * 43  # the shape ApiToken.issue() makes
+@pytest.mark.django_db
+def test_api_keys_are_redacted(anna):
+    key = ApiToken.issue(anna)
 
     assert redact_tokens(f"Authorization: Token {key}") == f"Authorization: Token {REDACTED}"
+    assert redact_tokens(f"Authorization: Bearer {key}.") == f"Authorization: Bearer {REDACTED}."
 
 
 @pytest.mark.parametrize(
@@ -186,6 +188,7 @@ def test_filter_redacts_exception_text():
 def test_filter_gives_the_handler_a_redacted_copy_of_the_request(rf):
     token = signed_tokens()["invitation (dumps)"]
     request = rf.post(f"/invitations/{token}/?again={token}")
+    assert request.GET["again"] == token  # parsed, and cached on the request
     log = record("Bad Request: %s", request.path, request=request, status_code=400)
 
     RedactingFilter().filter(log)
@@ -194,6 +197,7 @@ def test_filter_gives_the_handler_a_redacted_copy_of_the_request(rf):
     assert shown.path == shown.path_info == f"/invitations/{REDACTED}/"
     assert token not in shown.get_full_path()
     assert token not in repr(shown.META)
+    assert shown.GET["again"] == REDACTED
     # The live request, which middleware may still use, is untouched.
     assert request.path == f"/invitations/{token}/"
     assert token in request.META["QUERY_STRING"]
