@@ -3,6 +3,7 @@
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -304,3 +305,23 @@ logging.getLogger("notifications.outbox").warning("sending /invitations/{token}/
     assert result.returncode == 0, result.stderr
     assert f"sending /invitations/{REDACTED}/ to x***@y.example" in result.stderr
     assert token not in result.stderr
+
+
+def test_every_route_that_takes_a_token_is_redacted_in_paths():
+    """A new page with a <token> in its path must be added to redaction's routes."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def routes(patterns, prefix=""):
+        for entry in patterns:
+            route = prefix + str(entry.pattern)
+            if isinstance(entry, URLResolver):
+                yield from routes(entry.url_patterns, route)
+            elif isinstance(entry, URLPattern) and "<str:token>" in route:
+                yield route
+
+    found = list(routes(get_resolver().url_patterns))
+    assert len(found) >= 4  # login, invitation, unsubscribe, game entry
+    for route in found:
+        path = "/" + route.replace("<str:token>", "NotASignedToken")
+        path = re.sub(r"<uuid:\w+>", GAME_ID, re.sub(r"<int:\w+>", "7", path))
+        assert "NotASignedToken" not in redact_tokens(path), route
