@@ -18,10 +18,12 @@ import importlib.util
 import os
 import platform
 import pstats
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from datetime import timedelta
@@ -38,6 +40,20 @@ BenchError = bench_api.BenchError
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/piratz_h8_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/8"
+
+
+def flush_broker(url: str) -> None:
+    """Empty the broker's queue: a Redis database, or the filesystem broker's folder."""
+    if url.startswith("redis://"):
+        import redis
+
+        redis.Redis.from_url(url).flushdb()
+    else:
+        from django.conf import settings
+
+        folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
+        for message in folder.glob("*.msg"):
+            message.unlink()
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -233,7 +249,9 @@ def part_latency(args, env: dict[str, str]) -> dict:
     port = bench_api.free_port()
     controller = Controller(Sink(), hostname="127.0.0.1", port=port)
     controller.start()
-    OutboundEmail.objects.all().delete()  # part 1's emails: not this part's business
+    # Part 1's emails and their send tasks (no worker ran then): not this part's business.
+    OutboundEmail.objects.all().delete()
+    flush_broker(args.redis_url)
     template = template_game()
     clone_games(template, args.moves - 1)
     games = list(
@@ -267,7 +285,7 @@ def part_latency(args, env: dict[str, str]) -> dict:
             arrived = next(at for at, to in arrivals[before:] if to == bert)
             latencies.append((arrived - committed) * 1000)
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
+        worker.send_signal(signal.SIGTERM)  # warm shutdown: the worker stops its pool
         worker.wait(timeout=30)
         controller.stop()
     return {
@@ -285,13 +303,18 @@ def part_latency(args, env: dict[str, str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument(
+        "--redis-url",
+        default=DEFAULT_REDIS_URL,
+        help="the broker; 'filesystem://' measures make run's (in a temporary folder)",
+    )
     parser.add_argument("--active", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--due", type=int, nargs="+", default=[100, 1_000])
     parser.add_argument("--repeat", type=int, default=200, help="empty sweeps timed")
     parser.add_argument("--moves", type=int, default=200, help="moves timed for latency")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--worker-log", default="/tmp/piratz-bench-worker.log")
+    parser.add_argument("--skip-sweep", action="store_true")
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile each timed sweep")
     args = parser.parse_args()
@@ -300,22 +323,22 @@ def main() -> None:
     server_version = bench_api.recreate_database(url, name)
     env = bench_api.django_environment(url)
     env["CELERY_BROKER_URL"] = args.redis_url
+    if args.redis_url.startswith("filesystem://"):
+        env["CELERY_BROKER_DIR"] = tempfile.mkdtemp(prefix="piratz-bench-broker-")
     env["LOG_LEVEL"] = "WARNING"
     try:
         bench_api.migrate(env, timeout=300)
         bench_api.setup_django(env)
-        import redis
-
-        redis.Redis.from_url(args.redis_url).flushdb()
+        flush_broker(args.redis_url)
         print(
             f"{bench_api.cpu_model()}, {os.cpu_count()} CPUs, load "
             f"{os.getloadavg()[0]:.1f}; PostgreSQL {server_version}; "
             f"Python {platform.python_version()}"
         )
-        print("Part 1: the deadline sweep")
-        rows = part_sweep(args)
-        for row in rows:
-            print(row)
+        if not args.skip_sweep:
+            print("Part 1: the deadline sweep")
+            for row in part_sweep(args):
+                print(row)
         if not args.skip_latency:
             print("Part 2: commit to SMTP, a worker running")
             print(part_latency(args, env))
@@ -323,9 +346,9 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        import redis
-
-        redis.Redis.from_url(args.redis_url).flushdb()
+        flush_broker(args.redis_url)
+        if "CELERY_BROKER_DIR" in env:
+            shutil.rmtree(env["CELERY_BROKER_DIR"], ignore_errors=True)
         with bench_api.admin_connection(url) as connection:
             bench_api.drop_database(connection, name)
 
