@@ -229,3 +229,14 @@ def test_changing_quiet_hours_or_lead_times_mid_turn_moves_the_deadline_and_remi
     # Bert's settings do not touch a game that waits on Anna.
     do_update_settings(bert, {"reminder_leads": [1]}, now=START + H)
     assert Game.objects.get(id=game.id).next_reminder_at == START + 66 * H
+
+
+@pytest.mark.django_db
+def test_a_turn_begun_before_turn_starts_were_recorded_keeps_its_clock(anna, bert):
+    with time_machine.travel(START, tick=False):
+        game = start_game([anna, bert])
+    Game.objects.filter(id=game.id).update(turn_started_at=None)
+    with time_machine.travel(START + H, tick=False):
+        Vacation.objects.create(user=anna, starts_at=START + 2 * H, ends_at=START + 3 * H)
+        deadlines.refresh_deadlines_for(anna)
+    assert Game.objects.get(id=game.id).deadline == START + 73 * H
