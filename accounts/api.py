@@ -169,6 +169,12 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     next_digest_at = serializers.DateTimeField(
         read_only=True, allow_null=True, help_text="When the next digest is due (digest mode)."
     )
+    language = serializers.ChoiceField(
+        choices=[("", "")] + list(django_settings.LANGUAGES),
+        allow_blank=True,
+        help_text='The language of your pages, emails and API error details ("en", "de"); '
+        '"" follows your browser (pages) and English (emails).',
+    )
 
     def validate_time_zone(self, value: str) -> str:
         if not preferences.is_time_zone(value):
@@ -197,6 +203,7 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
                 "quiet_hours": quiet,
                 "unsubscribed": instance.unsubscribed,
                 "next_digest_at": instance.next_digest_at,
+                "language": instance.user.language,
             }
         )
 

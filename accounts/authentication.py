@@ -5,6 +5,7 @@ from datetime import timedelta
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
+from .languages import activate_for
 from .models import ApiToken
 
 # Recording every use would turn each read into a write; once an hour tells moderators enough.
@@ -41,6 +42,9 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at > _LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        # Known only now (DRF authenticates in the view, after the middleware): the key
+        # holder's own language setting beats Accept-Language for the rest of the answer.
+        activate_for(getattr(request, "_request", request), token.user)
         return token.user, token
 
     def authenticate_header(self, request) -> str:

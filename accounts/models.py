@@ -5,6 +5,7 @@ import secrets
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -68,6 +69,14 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=False, help_text="Moderators: may use the admin and see every game."
     )
     is_active = models.BooleanField(default=True)
+    # Blank: never chosen; pages then follow the browser and emails are in English (or,
+    # for an invitation, the host's language). accounts/languages.py applies it.
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text="Pages and emails are in this language; blank follows the browser.",
+    )
     date_joined = models.DateTimeField(default=timezone.now)
 
     objects = UserManager()

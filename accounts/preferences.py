@@ -302,7 +302,8 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     """Apply validated ``changes`` to the person's settings and save them.
 
     ``changes`` holds any of ``SETTINGS_FIELDS`` and ``quiet_hours`` (a ``(start, end)``
-    pair of local times, or None for none); the API has validated each value, this
+    pair of local times, or None for none) and ``language`` (a code of ``LANGUAGES``, or ""
+    to follow the browser; stored on the User); the API has validated each value, this
     re-checks what a bad caller could break (a zone, equal quiet hours, lead times) and
     raises ``GameError("invalid", ...)`` changing nothing. ``next_digest_at`` is
     recomputed when the mode, digest hour or time zone changed.
@@ -323,8 +324,14 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
         unknown = set(changes["unsubscribed"]) - set(UNSUBSCRIBABLE_KINDS)
         if unknown:
             raise GameError("invalid", f"These emails cannot be switched off: {sorted(unknown)}.")
+    if changes.get("language") and changes["language"] not in dict(django_settings.LANGUAGES):
+        raise GameError("invalid", f"{changes['language']!r} is not a language of this site.")
     with transaction.atomic():
         _lock_person(user)
+        if "language" in changes:
+            # Lives on the User (pages read it on every request); "" follows the browser.
+            type(user).objects.filter(pk=user.pk).update(language=changes["language"] or "")
+            user.language = changes["language"] or ""
         settings, _ = NotificationSettings.objects.get_or_create(user=user)
         digest_before = tuple(getattr(settings, name) for name in _DIGEST_FIELDS)
         for name in SETTINGS_FIELDS:

@@ -47,9 +47,15 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions (it reads the switch's choice there and in its cookie), before
+    # CommonMiddleware (Django's documented place): the browser's language by default.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Once the user is known: a signed-in player's own language setting wins over the
+    # browser's (accounts/languages.py; API keys get theirs in ApiTokenAuthentication).
+    "accounts.languages.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -86,7 +92,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The language of a page or API answer: the signed-in player's setting (User.language),
+# else the language switch's cookie, else the browser's Accept-Language, else English.
+# Emails go out in the recipient's setting (README "Languages").
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+# The .po catalogs and their compiled .mo files, both committed (README "Languages").
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.languages import set_language
 from accounts.views import unsubscribe
 from notifications.dev_views import mailbox
 
@@ -16,6 +17,8 @@ urlpatterns = [
     path("api/auth/", include("accounts.api_urls")),
     path("api/me/", include("accounts.me_urls")),
     path("accounts/", include("accounts.urls")),
+    # The language switch on every page (templates/_language_switch.html).
+    path("i18n/setlang/", set_language, name="set_language"),
     # One-click unsubscribe links in emails (RFC 8058): short, and outside /accounts/ login.
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     path("", include("games.urls")),

@@ -25,6 +25,7 @@ DEFAULTS = {
     "quiet_hours": None,
     "unsubscribed": [],
     "next_digest_at": None,
+    "language": "",
 }
 
 
