@@ -46,6 +46,7 @@ def refused(error: GameError) -> ApiError:
 
 
 def too_large() -> ApiError:
+    """413 ``too_large``: the body is over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (nothing was read)."""
     return ApiError(
         413,
         "too_large",

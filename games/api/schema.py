@@ -28,6 +28,8 @@ class ApiAutoSchema(AutoSchema):
     ``additionalProperties: false``, as the API answers 400 to an unknown field.
     """
 
+    # _get_response_bodies and _map_basic_serializer are drf-spectacular's (0.30, pinned)
+    # points for this; its public get_response_serializers only sees a view's own list.
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         for status_code, description in _ERROR_ANSWERS.items():
