@@ -166,3 +166,31 @@ def test_no_email_of_a_whole_game_shows_hidden_information(anna, bert, carla, bl
     assert {"your_turn", "auto_moved"} <= kinds
     assert kinds & {"game_over", "game_ended"}
     assert checked > 20
+
+
+def test_blind_recap_shows_the_moves_since_the_players_last_one_in_full(
+    anna, bert, carla, time_machine
+):
+    """Rules P23: in blind mode those are exactly the entries the player sees in full."""
+    game = start_game([anna, bert, carla], blind=True)
+    game = play(game, anna, {"action": "reveal"})
+    game = play(game, anna, {"action": "end_turn"})
+    game = play(game, bert, {"action": "reveal"})
+    game = play(game, bert, {"action": "resolve_alarm", "keep": 5, "bury": 2})
+    game = time_out(game, time_machine)
+    assert recap_of(anna) == [
+        "Bert revealed 1 goblet, rat (#5). Rat alert: two rats in the face-up row!",
+        "Bert resolved the rat alert, kept 1 goblet, rat (#5) and "
+        "buried 1 coin, rat (#2) under their spade.",
+        "carla passed naming rings and placed their spade with no card under it." + AUTOMATIC,
+    ]
+
+
+def test_blind_auto_move_says_how_many_cards_it_took_not_which(anna, bert, time_machine):
+    game = start_game([anna, bert], blind=True)
+    game = play(game, anna, {"action": "reveal"})
+    [card] = piratz.view(game.load_state(), 0)["face_up"]
+    game = time_out(game, time_machine)
+    mail = OutboundEmail.objects.get(template="auto_moved", to=anna.email)
+    assert "It took: 1 card." in mail.body_text
+    assert f"(#{card['id']})" not in mail.body_text.split("It took:", 1)[1]
