@@ -1,0 +1,276 @@
+"""Browser tests: Debian's Chromium, driven by Playwright, against Django's live test server.
+
+Every page a ``Visitor`` opens or reaches by a click is checked the same way: no console
+errors, no serious or critical axe-core violations (once per kind of page), and no hidden
+information in any document or fragment the browser received (``HiddenInformationScan``).
+"""
+
+import os
+import re
+import shutil
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core import mail
+
+# Debian's Chromium (installed by .ci/run): Playwright cannot download its own build here.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots"
+# axe-core impacts that fail a page; "minor" and "moderate" findings are left to review.
+FAILING_IMPACTS = {"serious", "critical"}
+# How long a click may take to load the next page, in ms (the server is local).
+NAVIGATION_TIMEOUT = 15_000
+
+
+@contextmanager
+def _async_unsafe_allowed() -> Iterator[None]:
+    """Let the test thread use the ORM while Playwright's sync API is running.
+
+    Playwright's sync API runs an asyncio event loop on this thread (its greenlets switch
+    into it for every call) and leaves it registered as the thread's running loop, so
+    Django's guard against the ORM in async code would raise SynchronousOnlyOperation at
+    the test's (and pytest-django's flush's) queries. Those queries are synchronous and
+    alone on this thread's connection, so the guard is switched off, for the browser
+    package only: the variable is restored when its last test is done.
+    """
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+def _missing_browser() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import axe_playwright_python  # noqa: F401
+        import playwright  # noqa: F401
+    except ImportError as error:
+        return f"{error.name} is not installed (pip install -r requirements-test.txt)"
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set CHROMIUM=/path)"
+    return None
+
+
+@pytest.fixture(scope="package")
+def browser():
+    """One headless Chromium for the package; skipped locally without it, failed in CI."""
+    missing = _missing_browser()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"The browser tests must run in CI, but {missing}.")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with _async_unsafe_allowed(), sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Site:
+    """The live test server as the players reach it: its address and the emails it sent."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def emails_to(self, address: str) -> list:
+        """The emails sent to ``address`` so far, oldest first (the locmem outbox)."""
+        return [message for message in mail.outbox if address in message.to]
+
+    def link_in_last_email(self, address: str, path_pattern: str) -> str:
+        """The link to this site in the newest email to ``address`` whose path matches
+        ``path_pattern`` (a regex), e.g. ``r"/invitations/[^/]+/"``."""
+        pattern = re.compile(re.escape(self.url) + path_pattern)
+        for message in reversed(self.emails_to(address)):
+            found = pattern.search(message.body)
+            if found:
+                return found.group(0)
+        subjects = [message.subject for message in self.emails_to(address)]
+        raise AssertionError(f"No email to {address} links to {path_pattern}; got {subjects}")
+
+
+@pytest.fixture
+def site(browser, live_server, transactional_db, settings) -> Site:
+    """The live server, with emailed links pointing at it.
+
+    The live server answers in its own thread on the same test database, so the test's
+    data must be committed: hence ``transactional_db``. Emails go out on commit (the test
+    settings' eager outbox) into ``django.core.mail.outbox``.
+    """
+    settings.SITE_URL = live_server.url
+    settings.CSRF_TRUSTED_ORIGINS = [live_server.url]
+    return Site(live_server.url)
+
+
+# A scanner gets (url, body, content type) of every response the browser received.
+Scanner = Callable[[str, str, str], None]
+
+
+class Visitor:
+    """One person at their own browser: cookies, language and screen size of their own.
+
+    ``open`` and ``click`` wait for the next page and check it (see the module docstring);
+    a test never reads a page that was not checked.
+    """
+
+    def __init__(self, browser, site: Site, name: str, *, viewport=DESKTOP, locale="en-GB"):
+        self.name = name
+        self.site = site
+        self.context = browser.new_context(
+            viewport=viewport,
+            locale=locale,
+            base_url=site.url,
+            extra_http_headers={"Accept-Language": locale},
+        )
+        self.context.set_default_timeout(NAVIGATION_TIMEOUT)
+        self.page = self.context.new_page()
+        self.console_errors: list[str] = []
+        self.scanners: list[Scanner] = []
+        self.axe_checked: set[str] = set()
+        self._responses: list = []
+        self.page.on("console", self._on_console)
+        self.page.on("pageerror", lambda error: self.console_errors.append(f"uncaught: {error}"))
+        self.page.on("response", self._on_response)
+
+    def _on_console(self, message) -> None:
+        if message.type == "error":
+            self.console_errors.append(f"{message.text} at {message.location.get('url')}")
+
+    def _on_response(self, response) -> None:
+        if response.url.startswith(self.site.url):
+            self._responses.append(response)
+
+    # --- moving around ------------------------------------------------------------------
+
+    def open(self, url: str) -> None:
+        """Go to ``url`` (absolute, or a path on the site), as from a link in an email."""
+        response = self.page.goto(url)
+        assert response is not None and response.status < 400, (url, response and response.status)
+        self.check_page()
+
+    def click(self, target) -> None:
+        """Click ``target`` (a Locator, or a button's accessible name) and check the next page."""
+        if isinstance(target, str):
+            target = self.page.get_by_role("button", name=target, exact=True)
+        with self.page.expect_navigation():
+            target.click()
+        self.check_page()
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.check_page()
+
+    # --- what every page must pass ------------------------------------------------------
+
+    def check_page(self) -> None:
+        """The page just loaded: console clean, accessible, nothing secret received."""
+        self.page.wait_for_load_state("load")
+        errors, self.console_errors = self.console_errors, []
+        assert not errors, f"{self.name}: console errors on {self.page.url}: {errors}"
+        self.scan_responses()
+        self.check_accessibility()
+
+    def scan_responses(self) -> None:
+        """Hand every document and fragment received since the last check to the scanners."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        responses, self._responses = self._responses, []
+        for response in responses:
+            kind = response.headers.get("content-type", "")
+            if not kind.startswith(("text/html", "application/json", "text/plain")):
+                continue
+            assert response.status < 500, f"{self.name}: {response.status} from {response.url}"
+            if 300 <= response.status < 400:
+                continue  # a redirect's body is empty; the page it leads to is scanned
+            try:
+                body = response.text()
+            except PlaywrightError:  # the body of a page already replaced is gone: not received
+                continue
+            for scan in self.scanners:
+                scan(response.url, body, kind)
+
+    def page_kind(self) -> str:
+        """What kind of page this is, for checking each kind with axe once per visitor:
+        the path with ids and tokens generalised, plus the move forms it offers."""
+        path = self.page.url.removeprefix(self.site.url).split("?")[0]
+        path = re.sub(r"[0-9a-f]{8}-[0-9a-f-]{27}", "<id>", path)
+        path = re.sub(r"/(enter|invitations|login)/[^/]+/", r"/\1/<token>/", path)
+        actions = self.page.eval_on_selector_all(
+            "[data-action]", "nodes => [...new Set(nodes.map(n => n.dataset.action))].sort()"
+        )
+        alerts = self.page.locator("[role=alert]").count()
+        return f"{path} {','.join(actions)} alerts={alerts}"
+
+    def check_accessibility(self, *, force: bool = False) -> None:
+        """axe-core on this page: no serious or critical violation (once per page kind)."""
+        kind = self.page_kind()
+        if kind in self.axe_checked and not force:
+            return
+        self.axe_checked.add(kind)
+        from axe_playwright_python.sync_playwright import Axe
+
+        results = Axe().run(self.page)
+        failing = [
+            f"{v['id']} ({v['impact']}): {v['help']} at "
+            + ", ".join(str(node["target"]) for node in v["nodes"][:3])
+            for v in results.response["violations"]
+            if v["impact"] in FAILING_IMPACTS
+        ]
+        assert not failing, f"{self.name}: axe on {self.page.url} ({kind}): {failing}"
+
+    def assert_no_horizontal_scroll(self) -> None:
+        width, inner = self.page.evaluate(
+            "[document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert width <= inner, f"{self.name}: {self.page.url} scrolls sideways ({width} > {inner})"
+
+    def screenshot(self, name: str) -> Path:
+        """The whole page as ``var/screenshots/<name>.png`` (not committed; see README)."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def visitors(browser, site) -> Iterator[Callable[..., Visitor]]:
+    """Make ``Visitor``s: ``visitors("Anna")``, ``visitors("Bert", viewport=PHONE, locale="de")``.
+
+    Each gets a fresh browser context; all are closed after the test.
+    """
+    made: list[Visitor] = []
+
+    def make(name: str, **options) -> Visitor:
+        visitor = Visitor(browser, site, name, **options)
+        made.append(visitor)
+        return visitor
+
+    yield make
+    for visitor in made:
+        visitor.close()
+
+
+def a_game_id(url: str) -> uuid.UUID:
+    """The game id in a page's URL (``/games/<id>/...``)."""
+    found = re.search(r"/games/([0-9a-f-]{36})/", url)
+    assert found, url
+    return uuid.UUID(found.group(1))

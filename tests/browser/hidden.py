@@ -1,0 +1,106 @@
+"""The hidden-information scan of pages and fragments, as tests/api/secrets_scan.py does for
+the API: no shuffle key, no draw order, and in a blind game before the end no card a
+player may not see (rules P23: collections, the unseen set, reduced log entries)."""
+
+import json
+import re
+from dataclasses import dataclass
+
+from games.models import Game
+from games.movelog import public_log
+from games.rules import piratz
+from tests.api.secrets_scan import _contains_run, assert_no_secrets
+
+# How a card id shows in a page: in words ("1 coin, rat (#2)"), on a drawn card
+# (data-card="2"), or as the value a move form posts for it (bury / keep).
+CARD_ID_PATTERNS = re.compile(
+    r"\(#(\d+)\)"
+    r"|data-card(?:-id)?=\"(\d+)\""
+    r"|name=\"(?:bury|keep)\"[^>]*?value=\"(\d+)\""
+    r"|value=\"(\d+)\"[^>]*?name=\"(?:bury|keep)\""
+)
+VERSION_PATTERNS = re.compile(r"data-version=\"(\d+)\"|\"version\":\s*(\d+)")
+
+
+def card_ids(body: str) -> list[int]:
+    """The card ids ``body`` mentions, in the order they appear."""
+    return [int(next(g for g in found.groups() if g)) for found in CARD_ID_PATTERNS.finditer(body)]
+
+
+def _ids_in(value) -> set[int]:
+    """Every card id in a view or log value (cards are dicts with an ``id``; bury/keep ints)."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if "id" in value and "treasures" in value:
+            found.add(value["id"])
+        for key, item in value.items():
+            if key in ("bury", "keep") and isinstance(item, int):
+                found.add(item)
+            else:
+                found |= _ids_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _ids_in(item)
+    return found
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What was secret, and what the viewer could see, at one version of the game."""
+
+    state: piratz.State
+    draw: list[int]
+    blind_and_running: bool
+    visible: frozenset[int]  # every card id the viewer may see at this version
+
+
+class HiddenInformationScan:
+    """A scanner (see conftest.Visitor.scanners) for one game as the player at ``seat``.
+
+    A body is judged against the game as it was at the version the body names
+    (``data-version`` or a JSON ``version``), else the current one: pages that refresh
+    themselves may be read after a later move was played.
+    """
+
+    def __init__(self, game_id, seat: int | None):
+        self.game_id = game_id
+        self.seat = seat
+        self.snapshots: dict[int, Snapshot] = {}
+        self.scanned = 0
+
+    def snapshot(self) -> tuple[int, Snapshot | None]:
+        """The current version's snapshot (taken now, and kept for later bodies)."""
+        game = Game.objects.get(id=self.game_id)
+        if game.state is None:
+            return game.version, None
+        if game.version not in self.snapshots:
+            state = game.load_state()
+            view = piratz.view(state, self.seat)
+            log = public_log(game, self.seat)
+            self.snapshots[game.version] = Snapshot(
+                state=state,
+                draw=list(piratz.dump(state)["draw"]),
+                blind_and_running=game.blind and game.is_active,
+                visible=frozenset(_ids_in(view) | _ids_in(log)),
+            )
+        return game.version, self.snapshots[game.version]
+
+    def __call__(self, url: str, body: str, content_type: str) -> None:
+        _version, snapshot = self.snapshot()
+        named = VERSION_PATTERNS.search(body)
+        if named:
+            snapshot = self.snapshots.get(int(next(g for g in named.groups() if g)), snapshot)
+        if snapshot is None:
+            return  # not started: nothing dealt, nothing secret yet
+        self.scanned += 1
+        # The API's scan: the shuffle key, a "draw" field, JSON lists in draw order, and
+        # in blind mode collections and the unseen set that must be null.
+        assert_no_secrets(body, snapshot.state, blind_viewer=snapshot.blind_and_running)
+        ids = card_ids(body)
+        if len(snapshot.draw) >= 3:
+            assert not _contains_run(ids, snapshot.draw[:3]), f"{url}: the draw order leaked"
+        if snapshot.blind_and_running:
+            shown = set(ids) - snapshot.visible
+            assert not shown, f"{url}: blind game shows cards {sorted(shown)} before the end"
+        if content_type.startswith("application/json"):
+            json.loads(body)  # a fragment the page reads must be what it says it is
