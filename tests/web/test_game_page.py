@@ -1,9 +1,12 @@
 """The signed game link of the emails, and the read-only game page it opens."""
 
+from datetime import UTC, datetime
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import NotificationSettings
 from games import actions, notify
 from games.rules import piratz
 from tests.factories import start_game
@@ -151,3 +154,14 @@ def test_the_page_changes_nothing(game, anna):
     assert client.post(url).status_code == 405
     game.refresh_from_db()
     assert game.version == 0
+
+
+def test_the_deadline_is_shown_in_the_readers_time_zone(anna, bert, time_machine):
+    NotificationSettings.objects.create(user=bert, time_zone="Europe/Berlin")
+    time_machine.move_to(datetime(2030, 11, 19, 9, 0, tzinfo=UTC), tick=False)
+    game = start_game([anna, bert])
+    client = Client()
+    client.force_login(bert)
+    page = client.get(reverse("games:game", args=[game.id])).content.decode()
+    # 72 hours after Tuesday 09:00 UTC, read in Berlin.
+    assert "the turn ends Friday 22 November, 10:00 CET" in page
