@@ -184,6 +184,9 @@ class Visitor:
         errors, self.console_errors = self.console_errors, []
         assert not errors, f"{self.name}: console errors on {self.page.url}: {errors}"
         self.scan_responses()
+        # The page as the browser shows it now, whatever its scripts have added to it.
+        for scan in self.scanners:
+            scan(self.page.url, self.page.content(), "text/html")
         self.check_accessibility()
 
     def scan_responses(self) -> None:
