@@ -12,12 +12,13 @@ from django.core import signing
 from django.core.validators import validate_email
 from django.db import connection, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from notifications.outbox import queue_email
 from piratz_site.redaction import mask_email
 
+from .languages import language_of
 from .models import LoginLink, User, normalize_email
 
 logger = logging.getLogger(__name__)
@@ -98,7 +99,8 @@ def request_login_link(email: str, next_url: str = "") -> bool:
     with transaction.atomic():
         _take_turns_for(email)
         now = timezone.now()  # after the wait for the lock, so the window is counted from now
-        if User.objects.filter(email=email, is_active=False).exists():
+        user = User.objects.filter(email=email).first()
+        if user is not None and not user.is_active:
             logger.info("Login link not sent to %s: account disabled", mask_email(email))
             return False
         recent = LoginLink.objects.filter(email=email, created_at__gt=now - CAP_WINDOW).count()
@@ -120,6 +122,8 @@ def request_login_link(email: str, next_url: str = "") -> bool:
             "login_link",
             {"link": link, "minutes": settings.LOGIN_LINK_MINUTES},
             topic="login",
+            # Their setting; else the language of the page or API call that asked for it.
+            language=language_of(user, fallback=translation.get_language()),
         )
     return True
 

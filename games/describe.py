@@ -5,11 +5,18 @@ dict and public move-log entries (``games.movelog.public_log`` or
 ``Move.public_entry``), plus the deck data (``rules.card(id)``). It never reads the
 secret state, so nothing it writes can leak the draw order or, in blind mode,
 anyone's collection.
+
+Every text is in the active language (``gettext``): callers writing to someone else,
+such as the emails, compose under ``translation.override(language_of(reader))``.
 """
 
 from collections import Counter
 from datetime import datetime
 from zoneinfo import ZoneInfo
+
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 # Rules P1 order; the singular is used for one item ("1 coin").
 TREASURE_SINGULAR = {
@@ -20,31 +27,56 @@ TREASURE_SINGULAR = {
     "goblets": "goblet",
     "shells": "shell",
 }
+# A treasure type standing alone (score card, a pass naming it); German per the rules:
+# Ringe, Münzen, Perlen, Edelsteine, Kelche, Muscheln.
+TREASURE_NAMES = {
+    "rings": pgettext_lazy("treasure type", "rings"),
+    "coins": pgettext_lazy("treasure type", "coins"),
+    "pearls": pgettext_lazy("treasure type", "pearls"),
+    "gems": pgettext_lazy("treasure type", "gems"),
+    "goblets": pgettext_lazy("treasure type", "goblets"),
+    "shells": pgettext_lazy("treasure type", "shells"),
+}
 PHASE_WORDS = {
-    "turn": "starting a turn",
-    "decide": "deciding whether to reveal another card or pass",
-    "alarm": "resolving a rat alert",
+    "turn": gettext_lazy("starting a turn"),
+    "decide": gettext_lazy("deciding whether to reveal another card or pass"),
+    "alarm": gettext_lazy("resolving a rat alert"),
 }
 
 
+def treasure_name(treasure: str) -> str:
+    """A treasure type's name in the active language (``"rings"``, ``"Ringe"``)."""
+    return str(TREASURE_NAMES.get(treasure, treasure))
+
+
 def count_items(number: int, treasure: str) -> str:
-    """``"1 coin"``, ``"3 coins"``."""
-    return f"{number} {TREASURE_SINGULAR.get(treasure, treasure) if number == 1 else treasure}"
+    """``"1 coin"``, ``"3 coins"`` (``"1 Münze"``, ``"3 Münzen"``)."""
+    counted = {
+        "rings": lambda: ngettext("%(count)d ring", "%(count)d rings", number),
+        "coins": lambda: ngettext("%(count)d coin", "%(count)d coins", number),
+        "pearls": lambda: ngettext("%(count)d pearl", "%(count)d pearls", number),
+        "gems": lambda: ngettext("%(count)d gem", "%(count)d gems", number),
+        "goblets": lambda: ngettext("%(count)d goblet", "%(count)d goblets", number),
+        "shells": lambda: ngettext("%(count)d shell", "%(count)d shells", number),
+    }.get(treasure)
+    if counted is None:  # not Piratz's: the deck data's own word
+        return f"{number} {treasure}"
+    return counted() % {"count": number}
 
 
 def describe_card(card: dict) -> str:
     """A card in words with its id: ``"3 coins, 1 pearl, skull (#17)"``, ``"1 shell, rat (#4)"``."""
     parts = [count_items(number, treasure) for treasure, number in card["treasures"].items()]
     if card.get("rat"):
-        parts.append("rat")
+        parts.append(pgettext("on a card", "rat"))
     if card.get("skull"):
-        parts.append("skull")
+        parts.append(pgettext("on a card", "skull"))
     return f"{', '.join(parts)} (#{card['id']})"
 
 
 def describe_cards(cards: list[dict]) -> str:
     """Several cards in words, ``"nothing"`` for none."""
-    return "; ".join(describe_card(card) for card in cards) or "nothing"
+    return "; ".join(describe_card(card) for card in cards) or _("nothing")
 
 
 def items_in(cards: list[dict]) -> str:
@@ -59,16 +91,21 @@ def items_in(cards: list[dict]) -> str:
         for t in sorted(totals, key=lambda t: order.index(t) if t in order else len(order))
     ]
     rats = sum(1 for card in cards if card.get("rat"))
-    text = ", ".join(items) or "no items"
-    return f"{text}; {rats} rat{'' if rats == 1 else 's'}"
+    text = ", ".join(items) or _("no items")
+    return f"{text}; " + ngettext("%(count)d rat", "%(count)d rats", rats) % {"count": rats}
 
 
 def format_moment(moment: datetime | None, zone: ZoneInfo) -> str:
-    """A moment as a reader in ``zone`` says it, e.g. ``"Tuesday 24 November, 10:00 CET"``."""
+    """A moment as a reader in ``zone`` says it, e.g. ``"Tuesday 24 November, 10:00 CET"``.
+
+    In the active language: the format is translated (German ``"Dienstag, 24. November,
+    10:00 CET"``) and Django's date format gives the day and month names.
+    """
     if moment is None:
         return ""
     local = moment.astimezone(zone)
-    return f"{local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"
+    # Django date format characters (l: weekday, j: day, F: month, H:i, T: zone name).
+    return dateformat.format(local, pgettext("deadline date format", "l j F, H:i T"))
 
 
 class Names:
@@ -80,16 +117,30 @@ class Names:
 
     def subject(self, seat: int) -> str:
         if seat == self.reader_seat:
-            return "You"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+            return _("You")
+        return self.name(seat)
+
+    def name(self, seat: int) -> str:
+        """The player's name, never "you"."""
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("Seat %(number)d") % {"number": seat}
 
     def possessive(self, seat: int) -> str:
         """The pronoun for a sentence whose subject is this seat: "your" or "their"."""
-        return "your" if seat == self.reader_seat else "their"
+        return _("your") if seat == self.reader_seat else _("their")
 
     def owner(self, seat: int) -> str:
         """Whose, standing alone: "your" or "Bert's"."""
-        return "your" if seat == self.reader_seat else f"{self.subject(seat)}'s"
+        if seat == self.reader_seat:
+            return _("your")
+        return _("%(name)s's") % {"name": self.subject(seat)}
+
+    def spade(self, seat: int) -> str:
+        """Whose spade, as an object of "under": "your spade" or "Bert's spade"."""
+        if seat == self.reader_seat:
+            return _("your spade")
+        return _("%(name)s's spade") % {"name": self.name(seat)}
 
 
 def describe_move(entry: dict, names: Names, card, *, rat_alert: bool = False) -> str:
@@ -97,41 +148,66 @@ def describe_move(entry: dict, names: Names, card, *, rat_alert: bool = False) -
 
     ``card`` is the rules module's ``card(id)``; ``rat_alert`` marks a reveal that turned
     up the second rat. Entries reduced by rules P23 (blind mode: only the action's kind,
-    no revealed card) are described without the details they no longer carry.
+    no revealed card) are described without the details they no longer carry. Whole
+    sentences, one for the reader's own moves and one for another's: languages conjugate
+    "you" and a name differently (German "Du hast", "Bert hat").
     """
-    who = names.subject(entry["seat"])
-    their = names.possessive(entry["seat"])
+    own = entry["seat"] == names.reader_seat
+    values = {"name": names.name(entry["seat"])}
     action = entry["action"]
     kind = action.get("action")
     if kind == "reveal":
         revealed = entry.get("revealed")
-        text = f"{who} revealed {describe_card(revealed) if revealed else 'a card'}."
+        if revealed:
+            values["card"] = describe_card(revealed)
+            text = _("You revealed %(card)s.") if own else _("%(name)s revealed %(card)s.")
+        else:
+            text = _("You revealed a card.") if own else _("%(name)s revealed a card.")
+        text %= values
         if rat_alert:
-            text += " Rat alert: two rats in the face-up row!"
+            text += " " + _("Rat alert: two rats in the face-up row!")
     elif kind == "end_turn":
-        text = f"{who} ended {their} turn."
+        text = (_("You ended your turn.") if own else _("%(name)s ended their turn.")) % values
     elif kind == "pass":
         if "treasure" not in action:
-            text = f"{who} passed."
+            text = (_("You passed.") if own else _("%(name)s passed.")) % values
         else:
-            text = f"{who} passed naming {action['treasure']} and {_burial(action, their, card)}."
+            values["treasure"] = treasure_name(action["treasure"])
+            values["burial"] = _burial(action, own, card)
+            text = (
+                _("You passed naming %(treasure)s and %(burial)s.")
+                if own
+                else _("%(name)s passed naming %(treasure)s and %(burial)s.")
+            ) % values
     elif kind == "resolve_alarm":
         if "keep" not in action:
-            text = f"{who} resolved a rat alert."
+            text = _("You resolved a rat alert.") if own else _("%(name)s resolved a rat alert.")
+            text %= values
         else:
-            kept = describe_card(card(action["keep"]))
-            text = f"{who} resolved the rat alert, kept {kept} and {_burial(action, their, card)}."
+            values["kept"] = describe_card(card(action["keep"]))
+            values["burial"] = _burial(action, own, card)
+            text = (
+                _("You resolved the rat alert, kept %(kept)s and %(burial)s.")
+                if own
+                else _("%(name)s resolved the rat alert, kept %(kept)s and %(burial)s.")
+            ) % values
     else:
-        text = f"{who} played {kind}."
+        values["kind"] = kind
+        text = (_("You played %(kind)s.") if own else _("%(name)s played %(kind)s.")) % values
     if entry.get("automatic"):
-        text += " (Played automatically: the deadline had passed.)"
+        text += " " + _("(Played automatically: the deadline had passed.)")
     return text
 
 
-def _burial(action: dict, their: str, card) -> str:
+def _burial(action: dict, own: bool, card) -> str:
     if action.get("bury") is None:
-        return f"placed {their} spade with no card under it"
-    return f"buried {describe_card(card(action['bury']))} under {their} spade"
+        if own:
+            return _("placed your spade with no card under it")
+        return _("placed their spade with no card under it")
+    buried = {"card": describe_card(card(action["bury"]))}
+    if own:
+        return _("buried %(card)s under your spade") % buried
+    return _("buried %(card)s under their spade") % buried
 
 
 def describe_log(
@@ -157,8 +233,11 @@ def describe_log(
         next_round = rounds.get(following["number"]) if following else current_round
         if played_in is not None and next_round is not None and next_round != played_in:
             lines.append(
-                f"Round {played_in} ended: the buried cards went to the discard pile "
-                "and every spade went back to its player."
+                _(
+                    "Round %(round)d ended: the buried cards went to the discard pile "
+                    "and every spade went back to its player."
+                )
+                % {"round": played_in}
             )
     return lines
 
@@ -176,7 +255,7 @@ def describe_table(view: dict, names: Names) -> dict:
         players.append(
             {
                 "seat": seat,
-                "name": names.names[seat] if seat < len(names.names) else f"Seat {seat}",
+                "name": names.name(seat),
                 "is_reader": seat == names.reader_seat,
                 "count": collected["count"],
                 "cards": None if cards is None else [describe_card(c) for c in cards],
@@ -192,16 +271,24 @@ def describe_table(view: dict, names: Names) -> dict:
         "discard_pile": view["discard_pile"],
         "face_up": [describe_card(card) for card in view["face_up"]],
         "buried": [
-            {"owner": names.owner(b["seat"]), "card": describe_card(b["card"])}
+            {
+                "owner": names.owner(b["seat"]),
+                "spade": names.spade(b["seat"]),
+                "card": describe_card(b["card"]),
+            }
             for b in view["buried"]
         ],
         "cubes": [
-            {"treasure": treasure, "values": ", ".join(str(v) for v in values) or "none left"}
+            {
+                "treasure": treasure,
+                "name": treasure_name(treasure),
+                "values": ", ".join(str(v) for v in values) or _("none left"),
+            }
             for treasure, values in view["cubes"].items()
         ],
         "players": players,
         "current": None if current is None else names.subject(current),
-        "phase": PHASE_WORDS.get(view.get("phase") or "", ""),
+        "phase": str(PHASE_WORDS.get(view.get("phase") or "", "")),
         "blind": any(p["cards"] is None for p in players),
     }
 
@@ -210,17 +297,18 @@ def describe_result(result: dict, names: Names) -> dict:
     """A finished game's ``result`` (CONTRACT §1) as template-ready words."""
     rows = []
     for player in result["players"]:
-        items = ", ".join(count_items(n, t) for t, n in player["items"].items() if n) or "no items"
+        items = ", ".join(count_items(n, t) for t, n in player["items"].items() if n)
         rows.append(
             {
                 "name": names.subject(player["seat"]),
-                "items": items,
+                "items": items or _("no items"),
                 "rats": player["rats"],
                 "cards": player["cards"],
-                "cubes": ", ".join(str(v) for v in player["cubes"]) or "none",
+                "cubes": ", ".join(str(v) for v in player["cubes"]) or _("none"),
                 "score": player["score"],
                 "winner": player["seat"] in result["winners"],
             }
         )
     winners = [names.subject(seat) for seat in result["winners"]]
-    return {"players": rows, "winners": winners}
+    reader_won = names.reader_seat is not None and names.reader_seat in result["winners"]
+    return {"players": rows, "winners": winners, "reader_won": reader_won}

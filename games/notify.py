@@ -3,8 +3,9 @@
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from accounts.languages import language_of
 from accounts.preferences import EmailKind, settings_for
 from accounts.unsubscribe import settings_url, unsubscribe_url
 from games.describe import (
@@ -28,6 +29,9 @@ def queue_invitation(game: Game, seat: Seat) -> None:
     from games.actions.invitations import invitation_token
 
     path = reverse("games:invitation", args=[invitation_token(game, seat)])
+    # Someone new has never chosen a language: the host's (or the one the host is using
+    # right now, on the page that creates the game) is the best guess.
+    host_language = language_of(game.host, fallback=translation.get_language())
     queue_email(
         seat.user.email,
         "invitation",
@@ -40,6 +44,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
             "expires_at": game.invitation_expires_at,
         },
         topic=f"game:{game.id}",
+        language=language_of(seat.user, fallback=host_language),
     )
 
 
@@ -61,6 +66,7 @@ def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True
                 "for_host": seat.user_id == game.host_id,
             },
             topic=f"game:{game.id}",
+            language=language_of(seat.user),
         )
 
 
@@ -123,9 +129,10 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.YOUR_TURN):
         return None
-    context = _game_context(game, seat_row, prefs)
-    context["recap"] = recap(game, seat)
-    return _queue_game_email(game, seat_row.user, prefs, EmailKind.YOUR_TURN, context)
+    with translation.override(language_of(seat_row.user)):
+        context = _game_context(game, seat_row, prefs)
+        context["recap"] = recap(game, seat)
+        return _queue_game_email(game, seat_row.user, prefs, EmailKind.YOUR_TURN, context)
 
 
 def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
@@ -137,10 +144,11 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.REMINDER):
         return None
-    context = _game_context(game, seat_row, prefs)
-    context["deadline"] = format_moment(deadline, prefs.zone)
-    context["hours_left"] = max(0, round((deadline - timezone.now()).total_seconds() / 3600))
-    return _queue_game_email(game, seat_row.user, prefs, EmailKind.REMINDER, context)
+    with translation.override(language_of(seat_row.user)):
+        context = _game_context(game, seat_row, prefs)
+        context["deadline"] = format_moment(deadline, prefs.zone)
+        context["hours_left"] = max(0, round((deadline - timezone.now()).total_seconds() / 3600))
+        return _queue_game_email(game, seat_row.user, prefs, EmailKind.REMINDER, context)
 
 
 def queue_auto_moved(
@@ -159,18 +167,21 @@ def queue_auto_moved(
     rules = game.rules
     entry = move.public_entry(rules)
     taken = None
-    if face_up_before is not None:
-        cards = _taken_by(move.action, face_up_before, rules.card)
-        if game.blind and game.status == GameStatus.ACTIVE:
-            # Blind mode (P23): nobody sees a collection's cards before the end, the
-            # owner included; the count is public.
-            taken = f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
-        else:
-            taken = describe_cards(cards)
-    context = _game_context(game, seat_row, prefs)
-    context["move"] = describe_move(entry, Names(context["names"], move.seat), rules.card)
-    context["taken"] = taken
-    return _queue_game_email(game, seat_row.user, prefs, EmailKind.AUTO_MOVED, context)
+    with translation.override(language_of(seat_row.user)):
+        if face_up_before is not None:
+            cards = _taken_by(move.action, face_up_before, rules.card)
+            if game.blind and game.status == GameStatus.ACTIVE:
+                # Blind mode (P23): nobody sees a collection's cards before the end, the
+                # owner included; the count is public.
+                taken = translation.ngettext("%(count)d card", "%(count)d cards", len(cards)) % {
+                    "count": len(cards)
+                }
+            else:
+                taken = describe_cards(cards)
+        context = _game_context(game, seat_row, prefs)
+        context["move"] = describe_move(entry, Names(context["names"], move.seat), rules.card)
+        context["taken"] = taken
+        return _queue_game_email(game, seat_row.user, prefs, EmailKind.AUTO_MOVED, context)
 
 
 def queue_game_started(game: Game) -> list[OutboundEmail]:
@@ -180,10 +191,11 @@ def queue_game_started(game: Game) -> list[OutboundEmail]:
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_STARTED):
             continue
-        context = _game_context(game, seat_row, prefs)
-        queued.append(
-            _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_STARTED, context)
-        )
+        with translation.override(language_of(seat_row.user)):
+            context = _game_context(game, seat_row, prefs)
+            queued.append(
+                _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_STARTED, context)
+            )
     return queued
 
 
@@ -197,10 +209,14 @@ def queue_game_over(game: Game) -> list[OutboundEmail]:
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_OVER):
             continue
-        context = _game_context(game, seat_row, prefs)
-        view = game.rules.view(game.load_state(), seat_row.seat)
-        context["result"] = describe_result(view["result"], Names(context["names"], seat_row.seat))
-        queued.append(_queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, context))
+        with translation.override(language_of(seat_row.user)):
+            context = _game_context(game, seat_row, prefs)
+            view = game.rules.view(game.load_state(), seat_row.seat)
+            names = Names(context["names"], seat_row.seat)
+            context["result"] = describe_result(view["result"], names)
+            queued.append(
+                _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, context)
+            )
     return queued
 
 
@@ -214,9 +230,12 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_ENDED):
             continue
-        context = _game_context(game, seat_row, prefs, with_table=False)
-        context["abandoned"] = game.end_reason == EndReason.ABANDONED
-        queued.append(_queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context))
+        with translation.override(language_of(seat_row.user)):
+            context = _game_context(game, seat_row, prefs, with_table=False)
+            context["abandoned"] = game.end_reason == EndReason.ABANDONED
+            queued.append(
+                _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context)
+            )
     return queued
 
 
@@ -230,6 +249,11 @@ def queue_digest(user, games) -> bool:
     prefs = settings_for(user)
     if not prefs.wants(EmailKind.DIGEST):
         return False
+    with translation.override(language_of(user)):
+        return _queue_digest(user, games, prefs)
+
+
+def _queue_digest(user, games, prefs) -> bool:
     waiting = []
     for game in games:
         seat_row = next((s for s in _seats(game) if s.user_id == user.id), None)
@@ -261,6 +285,7 @@ def queue_digest(user, games) -> bool:
         context,
         topic=f"digest:{user.id}",
         headers=_unsubscribe_headers(unsubscribe),
+        language=translation.get_language(),
     )
     return True
 
@@ -348,4 +373,5 @@ def _queue_game_email(game: Game, user, prefs, kind: str, context: dict) -> Outb
         topic=f"game:{game.id}",
         send_after=send_after,
         headers=_unsubscribe_headers(unsubscribe),
+        language=language_of(user),
     )

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.template import Context
 from django.template.loader import get_template, render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from .models import OutboundEmail
 
@@ -53,6 +53,7 @@ def queue_email(
     topic: str = "",
     send_after: datetime | None = None,
     headers: dict[str, str] | None = None,
+    language: str | None = None,
 ) -> OutboundEmail:
     """Render ``templates/emails/<template>/`` for ``to`` and store it; send after commit.
 
@@ -64,11 +65,14 @@ def queue_email(
     ``"game:<uuid>"``. ``send_after`` (aware) holds the email back until then, e.g. to the
     end of the recipient's quiet hours; the every-minute sweep sends it when due.
     ``headers`` are extra message headers (e.g. ``List-Unsubscribe``), stored on the row
-    and added by ``build_message``. A missing template raises ``TemplateDoesNotExist``
-    here, at the caller; an unusable address is only found when sending and marks the
-    email failed.
+    and added by ``build_message``. ``language`` is the recipient's (``accounts.languages.
+    language_of``): the email is rendered in it, whatever language the request that caused
+    it speaks; None means ``settings.LANGUAGE_CODE``. Strings the caller put in ``context``
+    must already be in that language (compose them under ``translation.override``).
+    A missing template raises ``TemplateDoesNotExist`` here, at the caller; an unusable
+    address is only found when sending and marks the email failed.
     """
-    subject, body_text, body_html = render_email(template, context)
+    subject, body_text, body_html = render_email(template, context, language=language)
     now = timezone.now()
     email = OutboundEmail.objects.create(
         to=to,
@@ -86,15 +90,22 @@ def queue_email(
     return email
 
 
-def render_email(template: str, context: dict) -> tuple[str, str, str]:
-    """The (subject, plain text, HTML) of ``templates/emails/<template>/`` with ``context``."""
+def render_email(
+    template: str, context: dict, *, language: str | None = None
+) -> tuple[str, str, str]:
+    """The (subject, plain text, HTML) of ``templates/emails/<template>/`` with ``context``.
+
+    Rendered in ``language`` (default ``settings.LANGUAGE_CODE``): the translations, and
+    the ``date``/number filters' localised formats, are the recipient's.
+    """
     context = {**context, "site_url": settings.SITE_URL}
-    subject = " ".join(_render_plain(f"emails/{template}/subject.txt", context).split())
+    with translation.override(language or settings.LANGUAGE_CODE):
+        subject = " ".join(_render_plain(f"emails/{template}/subject.txt", context).split())
+        body_text = _render_plain(f"emails/{template}/body.txt", context).strip() + "\n"
+        body_html = render_to_string(f"emails/{template}/body.html", context)
     max_length = OutboundEmail._meta.get_field("subject").max_length
     if len(subject) > max_length:
         subject = subject[: max_length - 1] + "…"
-    body_text = _render_plain(f"emails/{template}/body.txt", context).strip() + "\n"
-    body_html = render_to_string(f"emails/{template}/body.html", context)
     return subject, body_text, body_html
 
 
