@@ -94,6 +94,11 @@ def _known_zones() -> frozenset[str]:
     return frozenset(available_timezones())
 
 
+def known_time_zones() -> list[str]:
+    """Every IANA time zone name this system knows, sorted (the settings page offers them)."""
+    return sorted(_known_zones())
+
+
 def is_time_zone(name: str) -> bool:
     """Is ``name`` an IANA time zone this system knows (e.g. ``Europe/Berlin``)?"""
     return name in _known_zones()

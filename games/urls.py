@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from games import views
+from games import lobby_views, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("games/", lobby_views.my_games, name="my-games"),
+    path("games/<uuid:game_id>/replay/", lobby_views.replay, name="replay"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
     path("games/<uuid:game_id>/enter/<str:token>/", views.game_entry, name="enter"),
 ]

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.languages import set_language
+from accounts.settings_views import settings_page
 from accounts.views import unsubscribe
 from notifications.dev_views import mailbox
 
@@ -21,6 +22,8 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     # One-click unsubscribe links in emails (RFC 8058): short, and outside /accounts/ login.
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
+    # A player's email and time settings and vacations (the footer of every email links here).
+    path("settings/", settings_page, name="settings-page"),
     path("", include("games.urls")),
 ]
 

@@ -1,0 +1,225 @@
+"""The settings page (/settings/): email and time settings and vacations, as plain forms.
+
+The forms only parse what the browser sends (numbers, times, dates); what is allowed is
+decided by ``accounts.preferences`` (``do_update_settings``, ``do_add_vacation``,
+``do_end_vacation``), whose ``GameError.detail`` is shown as the form's error. Nothing
+is validated twice, so the page and the API (``/api/me/settings/``) cannot disagree.
+"""
+
+import re
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from games.errors import GameError
+
+from . import preferences
+from .models import NotificationSettings, Vacation
+
+# What each email a person may switch off is, in their words.
+EMAIL_KIND_LABELS = {
+    preferences.EmailKind.YOUR_TURN: gettext_lazy("Your turn"),
+    preferences.EmailKind.REMINDER: gettext_lazy("Reminders before a deadline"),
+    preferences.EmailKind.AUTO_MOVED: gettext_lazy("A move was played for you automatically"),
+    preferences.EmailKind.GAME_STARTED: gettext_lazy("A game has started"),
+    preferences.EmailKind.GAME_OVER: gettext_lazy("A game is over"),
+    preferences.EmailKind.GAME_ENDED: gettext_lazy("A game was ended early"),
+    preferences.EmailKind.DIGEST: gettext_lazy("The daily digest"),
+}
+MODE_LABELS = {
+    NotificationSettings.Mode.EACH_TURN: gettext_lazy("An email for each turn"),
+    NotificationSettings.Mode.DIGEST: gettext_lazy("One daily digest"),
+    NotificationSettings.Mode.OFF: gettext_lazy("No turn emails"),
+}
+_DATETIME_INPUT = "%Y-%m-%dT%H:%M"
+
+
+class SettingsForm(forms.Form):
+    mode = forms.ChoiceField(
+        label=gettext_lazy("Turn emails"),
+        choices=list(MODE_LABELS.items()),
+        widget=forms.RadioSelect,
+    )
+    digest_hour = forms.TypedChoiceField(
+        label=gettext_lazy("Hour of the daily digest (your time)"),
+        choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+        coerce=int,
+    )
+    reminder_leads = forms.CharField(
+        label=gettext_lazy("Remind me this many hours before a deadline (comma-separated)"),
+        required=False,
+        max_length=100,
+    )
+    time_zone = forms.CharField(
+        label=gettext_lazy("Time zone"),
+        max_length=64,
+        widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
+    )
+    quiet_start = forms.TimeField(
+        label=gettext_lazy("Quiet hours start"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    quiet_end = forms.TimeField(
+        label=gettext_lazy("Quiet hours end"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    unsubscribed = forms.MultipleChoiceField(
+        label=gettext_lazy("Switch off these emails"),
+        choices=list(EMAIL_KIND_LABELS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
+            raise forms.ValidationError(
+                _("Give both the start and the end of your quiet hours, or leave both empty.")
+            )
+        return data
+
+    def changes(self) -> dict:
+        """The form as ``do_update_settings`` takes it.
+
+        Lead times are passed on as typed: a word stays a word, so that
+        ``preferences.reminder_leads_problem`` (the one judge of lead times) explains it.
+        """
+        data = self.cleaned_data
+        leads = [
+            int(part) if re.fullmatch(r"[0-9]{1,6}", part) else part
+            for part in re.split(r"[\s,;]+", data["reminder_leads"].strip())
+            if part
+        ]
+        quiet = None
+        if data["quiet_start"] is not None:
+            quiet = (data["quiet_start"], data["quiet_end"])
+        return {
+            "mode": data["mode"],
+            "digest_hour": data["digest_hour"],
+            "reminder_leads": leads,
+            "time_zone": data["time_zone"].strip(),
+            "quiet_hours": quiet,
+            "unsubscribed": list(data["unsubscribed"]),
+        }
+
+    @classmethod
+    def initial_for(cls, saved: NotificationSettings) -> dict:
+        return {
+            "mode": saved.mode,
+            "digest_hour": saved.digest_hour,
+            "reminder_leads": ", ".join(str(lead) for lead in saved.reminder_leads),
+            "time_zone": saved.time_zone,
+            "quiet_start": saved.quiet_start,
+            "quiet_end": saved.quiet_end,
+            "unsubscribed": list(saved.unsubscribed),
+        }
+
+
+class VacationForm(forms.Form):
+    """A vacation in the person's own time zone (the view parses under it)."""
+
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("From (empty: now)"),
+        required=False,
+        input_formats=[_DATETIME_INPUT],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=_DATETIME_INPUT),
+    )
+    ends_at = forms.DateTimeField(
+        label=gettext_lazy("Until"),
+        input_formats=[_DATETIME_INPUT],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=_DATETIME_INPUT),
+    )
+
+
+def _render(request, settings_form, vacation_form, *, status=200) -> HttpResponse:
+    saved = preferences.settings_for(request.user)
+    now = timezone.now()
+    vacations = Vacation.objects.filter(user=request.user, ends_at__gt=now).order_by("starts_at")
+    context = {
+        "settings_form": settings_form,
+        "vacation_form": vacation_form,
+        "vacations": [
+            {
+                "id": v.id,
+                "starts_at": v.starts_at,
+                "ends_at": v.ends_at,
+                "running": v.starts_at <= now,
+            }
+            for v in vacations
+        ],
+        "zone": saved.zone.key,
+        "zones": preferences.known_time_zones(),
+        "allowance": settings.VACATION_DAYS_PER_YEAR,
+    }
+    return render(request, "accounts/settings.html", context, status=status)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """GET: the forms, filled with the saved settings. POST (``form`` says which):
+    save the settings, add a vacation, or end/cancel one; then back here (POST-redirect-GET).
+    A refused change shows the reason, keeps what was typed and changes nothing (400)."""
+    saved = preferences.settings_for(request.user)
+    settings_form = SettingsForm(initial=SettingsForm.initial_for(saved))
+    vacation_form = VacationForm()
+    if request.method != "POST":
+        return _render(request, settings_form, vacation_form)
+
+    which = request.POST.get("form")
+    now = timezone.now()
+    if which == "settings":
+        settings_form = SettingsForm(request.POST)
+        if settings_form.is_valid():
+            try:
+                preferences.do_update_settings(request.user, settings_form.changes(), now=now)
+            except GameError as refused:
+                settings_form.add_error(None, refused.detail)
+            else:
+                messages.success(request, _("Your settings are saved."))
+                return redirect("settings-page")
+        return _render(request, settings_form, vacation_form, status=400)
+    if which == "vacation":
+        # The person types their own wall-clock times.
+        with timezone.override(saved.zone):
+            vacation_form = VacationForm(request.POST)
+            valid = vacation_form.is_valid()
+        if valid:
+            try:
+                preferences.do_add_vacation(
+                    request.user,
+                    vacation_form.cleaned_data["starts_at"],
+                    vacation_form.cleaned_data["ends_at"],
+                    now=now,
+                )
+            except GameError as refused:
+                vacation_form.add_error(None, refused.detail)
+            else:
+                messages.success(request, _("Your vacation is saved."))
+                return redirect("settings-page")
+        return _render(request, settings_form, vacation_form, status=400)
+    if which == "end_vacation":
+        try:
+            vacation_id = forms.IntegerField().clean(request.POST.get("vacation"))
+            preferences.do_end_vacation(request.user, vacation_id, now=now)
+        except forms.ValidationError:
+            messages.error(request, _("You have no vacation with this id."))
+        except GameError as refused:
+            messages.error(request, refused.detail)
+        else:
+            messages.success(request, _("Your vacation is ended or cancelled."))
+        return redirect("settings-page")
+    messages.error(request, _("Nothing was changed: the form sent was not recognised."))
+    return redirect("settings-page")

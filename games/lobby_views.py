@@ -1,0 +1,281 @@
+"""The player's own pages around the table: my games (with the create form) and the replay.
+
+Thin views: they parse, check access, call ``games.actions`` (which validate and change
+state) and render. The table itself is ``games.views.game_page`` (and its successors).
+"""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from accounts.preferences import settings_for
+from games import actions, describe, queries
+from games.models import GameStatus
+from games.movelog import public_log
+from games.replay import explain_scoring, initial_cubes, replay_frames, treasure_name
+
+# More than anyone plays at once; older finished games stay reachable by their links.
+MY_GAMES_LIMIT = 100
+
+
+class CreateGameForm(forms.Form):
+    """The create form's fields, parsed only: ``actions.do_create_game`` decides what is
+    allowed (player count, distinct players, the host among them, turn length, limits)
+    and its ``GameError.detail`` is shown as the form's error."""
+
+    player_1 = forms.EmailField(label=gettext_lazy("Player 1 (starts)"), max_length=254)
+    player_2 = forms.EmailField(label=gettext_lazy("Player 2"), max_length=254, required=False)
+    player_3 = forms.EmailField(label=gettext_lazy("Player 3"), max_length=254, required=False)
+    player_4 = forms.EmailField(label=gettext_lazy("Player 4"), max_length=254, required=False)
+    turn_hours = forms.IntegerField(
+        label=gettext_lazy("Hours per turn"),
+        initial=72,
+        widget=forms.NumberInput(
+            attrs={"min": actions.MIN_TURN_HOURS, "max": actions.MAX_TURN_HOURS}
+        ),
+    )
+    blind = forms.BooleanField(
+        label=gettext_lazy("Blind mode: nobody sees collected cards before the end"),
+        required=False,
+    )
+
+    def emails(self) -> list[str]:
+        """The addresses given, in seat order (empty fields left out)."""
+        fields = ("player_1", "player_2", "player_3", "player_4")
+        return [self.cleaned_data[name] for name in fields if self.cleaned_data.get(name)]
+
+
+def _my_games(user):
+    """The user's games, those waiting for them first (their turn, then their unanswered
+    invitations, soonest deadline first), then other running games, then the rest newest first.
+
+    ``my_seat`` and ``my_accepted_at`` are the user's own seat: the filter's join on seats
+    is the one the annotations read (filter before annotate), so no second join.
+    """
+    games = (
+        queries.games_of(user)
+        .annotate(my_seat=F("seats__seat"), my_accepted_at=F("seats__accepted_at"))
+        .annotate(
+            waiting_for_me=Case(
+                When(status=GameStatus.ACTIVE, current_seat=F("my_seat"), then=Value(1)),
+                When(
+                    Q(status=GameStatus.INVITED, my_accepted_at__isnull=True),
+                    then=Value(1),
+                ),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+            group=Case(
+                When(status=GameStatus.ACTIVE, then=Value(1)),
+                When(status=GameStatus.INVITED, then=Value(2)),
+                default=Value(3),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by("-waiting_for_me", "group", F("deadline").asc(nulls_last=True), "-created_at")
+    )
+    return list(games[:MY_GAMES_LIMIT])
+
+
+def _status_line(game, names: describe.Names) -> str:
+    """Where a game stands, as the list shows it to this player."""
+    if game.status == GameStatus.ACTIVE:
+        if game.current_seat == game.my_seat:
+            return _("Your turn")
+        return _("%(name)s's turn") % {"name": names.subject(game.current_seat)}
+    if game.status == GameStatus.INVITED:
+        if game.my_accepted_at is None:
+            return _("You are invited: accept or decline")
+        return _("Waiting for the others to accept")
+    if game.status == GameStatus.FINISHED:
+        winners = [names.subject(seat) for seat in (game.result or {}).get("winners", [])]
+        if game.my_seat in (game.result or {}).get("winners", []):
+            return _("Finished: you won")
+        return _("Finished: won by %(names)s") % {"names": ", ".join(winners)}
+    if game.status == GameStatus.CANCELLED:
+        return _("Cancelled")
+    return _("Aborted")
+
+
+def _answer_invitation(request: HttpRequest) -> HttpResponse:
+    """POST from the list: accept or decline one of the user's invitations, then back."""
+    decision = request.POST.get("decision")
+    try:
+        game_id = forms.UUIDField().clean(request.POST.get("game"))
+        if decision == "accept":
+            actions.do_accept_invitation(game_id, request.user)
+            messages.success(request, _("You accepted the invitation."))
+        elif decision == "decline":
+            actions.do_decline_invitation(game_id, request.user)
+            messages.success(request, _("You declined the invitation; the game is cancelled."))
+        else:
+            messages.error(request, _("Choose accept or decline."))
+    except forms.ValidationError:
+        messages.error(request, _("No such game, or you are not a player of it."))
+    except actions.GameError as refused:
+        messages.error(request, refused.detail)
+    return redirect("games:my-games")
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's games (those waiting for them first) and the create form.
+
+    POST creates a game (``form=create``) or answers an invitation (``form=answer``);
+    a refused creation shows the form again with the action's reason and changes nothing.
+    """
+    if request.method == "POST" and request.POST.get("form") == "answer":
+        return _answer_invitation(request)
+    form = CreateGameForm(initial={"player_1": request.user.email, "turn_hours": 72})
+    status = 200
+    if request.method == "POST":
+        form = CreateGameForm(request.POST)
+        if form.is_valid():
+            try:
+                game = actions.do_create_game(
+                    request.user,
+                    form.emails(),
+                    turn_hours=form.cleaned_data["turn_hours"],
+                    blind=form.cleaned_data["blind"],
+                )
+            except actions.GameError as refused:
+                form.add_error(None, refused.detail)
+            else:
+                messages.success(
+                    request, _("The game is created; the invitations are on their way.")
+                )
+                return redirect("games:game", game_id=game.id)
+        status = 400
+    zone = settings_for(request.user).zone
+    rows = []
+    for game in _my_games(request.user):
+        seats = sorted(game.seats.all(), key=lambda s: s.seat)
+        names = describe.Names([s.user.public_name for s in seats], game.my_seat)
+        rows.append(
+            {
+                "game": game,
+                "players": [s.user.public_name for s in seats],
+                "status": _status_line(game, names),
+                "waiting_for_me": bool(game.waiting_for_me),
+                "deadline": game.deadline if game.is_active else None,
+                "answer": game.status == GameStatus.INVITED and game.my_accepted_at is None,
+                "has_moves": game.version > 0 and game.state is not None,
+            }
+        )
+    context = {"rows": rows, "form": form, "zone": zone.key}
+    return render(request, "games/my_games.html", context, status=status)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def replay(request: HttpRequest, game_id) -> HttpResponse:
+    """Step through a game's public move log: the table after move ``?step=n``.
+
+    Built from ``public_log`` for the reader's seat and the reader's own table view
+    only (``games.replay``), never from the secret state, so it shows what was public
+    at that moment (in a blind game still running, less). The last step is the table
+    as the reader sees it now; for a finished game it comes with the scoring explained.
+    404 for outsiders, as the game page.
+    """
+    try:
+        game = queries.get_visible_game(request.user, game_id)
+    except actions.GameError:
+        raise Http404("No such game, or you are not a player of it.") from None
+    seat = queries.seat_of(game, request.user)
+    now = game.table_view(seat)
+    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    names = describe.Names([s.user.public_name for s in seats], seat)
+    if now is None:
+        context = {"game": game, "seats": seats, "frame": None}
+        return render(request, "games/replay.html", context)
+    moves = list(game.moves.order_by("number"))
+    entries = public_log(game, seat, moves)
+    frames = replay_frames(entries, now)
+    last = len(frames) - 1
+    try:
+        step = int(request.GET.get("step", last))
+    except ValueError:
+        step = last
+    step = min(max(step, 0), last)
+    frame = frames[step]
+    if step == last:
+        # The table now, exactly as the reader's view has it (the rebuilt last frame
+        # equals it wherever the log is complete; in a blind game it knows more).
+        frame = {**frame, **{key: now[key] for key in _TABLE_KEYS}}
+    context = {
+        "game": game,
+        "seats": seats,
+        "step": step,
+        "last": last,
+        "frame": frame,
+        "table": _describe_frame(frame, names),
+        "move": None
+        if frame["entry"] is None
+        else describe.describe_move(frame["entry"], names, game.rules.card),
+        "next_name": None if frame["next_seat"] is None else names.subject(frame["next_seat"]),
+    }
+    if step == last and now.get("result"):
+        context["scoring"] = explain_scoring(now["result"], initial_cubes(now), names.subject)
+        context["result"] = describe.describe_result(now["result"], names)
+    return render(request, "games/replay.html", context)
+
+
+_TABLE_KEYS = (
+    "round",
+    "last_round",
+    "draw_pile",
+    "discard_pile",
+    "face_up",
+    "buried",
+    "spades",
+    "collected",
+    "unseen",
+    "cubes",
+)
+
+
+def _describe_frame(frame: dict, names: describe.Names) -> dict:
+    """A replay frame in words; parts the reader's log cannot tell are None ("not known")."""
+    players = []
+    for seat, collected in enumerate(frame["collected"]):
+        cards = collected["cards"]
+        players.append(
+            {
+                "name": names.names[seat],
+                "is_reader": seat == names.reader_seat,
+                "count": collected["count"],
+                "cards": None if cards is None else [describe.describe_card(c) for c in cards],
+                "items": None if cards is None else describe.items_in(cards),
+                "holds_spade": frame["spades"][seat],
+            }
+        )
+    face_up, buried, unseen = frame["face_up"], frame["buried"], frame["unseen"]
+    return {
+        "round": frame["round"],
+        "last_round": frame["last_round"],
+        "draw_pile": frame["draw_pile"],
+        "discard_pile": frame["discard_pile"],
+        "face_up": None if face_up is None else [describe.describe_card(c) for c in face_up],
+        "buried": None
+        if buried is None
+        else [
+            {"owner": names.subject(b["seat"]), "card": describe.describe_card(b["card"])}
+            for b in buried
+        ],
+        "unseen": None if unseen is None else [describe.describe_card(c) for c in unseen],
+        "cubes": [
+            {"treasure": treasure_name(treasure), "values": values}
+            for treasure, values in frame["cubes"].items()
+        ],
+        "players": players,
+    }
