@@ -1,7 +1,11 @@
 """Fixtures shared by the whole suite; they describe people and services, not tables."""
 
+import fcntl
+import hashlib
 import os
 import socket
+import tempfile
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -31,18 +35,23 @@ def _reachable(url: str) -> bool:
 
 
 @pytest.fixture
-def redis_url() -> str:
+def redis_url():
     """A real Redis for broker tests: TEST_REDIS_URL, skipped locally when unreachable.
 
     In CI (CI=true) an unreachable Redis is a failure, not a skip: CI must prove the
-    real thing works.
+    real thing works. The tests using it share its one database (they purge it, and
+    their workers read its one queue), so under ``pytest -n`` they take turns: each
+    holds a lock on that URL until it ends.
     """
     url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
     if not _reachable(url):
         if os.environ.get("CI") == "true":
             pytest.fail(f"Redis at {url} is not reachable in CI")
         pytest.skip(f"Redis at {url} is not reachable")
-    return url
+    name = hashlib.sha256(url.encode()).hexdigest()[:16]
+    with open(Path(tempfile.gettempdir()) / f"piratz-test-redis-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield url
 
 
 # --- People ------------------------------------------------------------------------------
