@@ -129,10 +129,12 @@ class Visitor:
     a test never reads a page that was not checked.
     """
 
-    def __init__(self, browser, site: Site, name: str, *, viewport=DESKTOP, locale="en-GB"):
+    def __init__(
+        self, browser, site: Site, name: str, *, viewport=DESKTOP, locale="en-GB", context=None
+    ):
         self.name = name
         self.site = site
-        self.context = browser.new_context(
+        self.context = context or browser.new_context(
             viewport=viewport,
             locale=locale,
             base_url=site.url,
@@ -172,9 +174,21 @@ class Visitor:
             target.click()
         self.check_page()
 
+    def press(self, key: str) -> None:
+        """Press ``key`` on the page (e.g. "ArrowRight") and check the page it leads to."""
+        with self.page.expect_navigation():
+            self.page.keyboard.press(key)
+        self.check_page()
+
     def reload(self) -> None:
         self.page.reload()
         self.check_page()
+
+    def second_tab(self) -> "Visitor":
+        """Another tab of the same browser (same cookies, so the same signed-in person)."""
+        tab = Visitor(None, self.site, f"{self.name} (second tab)", context=self.context)
+        tab.scanners = self.scanners
+        return tab
 
     # --- what every page must pass ------------------------------------------------------
 

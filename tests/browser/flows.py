@@ -1,0 +1,95 @@
+"""What players do in the browser, step by step, by clicking: sign in from the login email,
+create a game, answer an invitation, open a game from its email, play a move."""
+
+import random
+import re
+
+from games.models import Game
+from tests.browser.conftest import Visitor, a_game_id
+
+INVITATION_LINK = r"/invitations/[^/\s]+/"
+LOGIN_LINK = r"/accounts/login/[^/\s]+/"
+
+
+def entry_link(game_id) -> str:
+    """The path pattern of a game email's signed link to ``game_id``."""
+    return rf"/games/{game_id}/enter/[^/\s]+/"
+
+
+def sign_in(visitor: Visitor, email: str) -> None:
+    """Ask for a login link, open it from the email, confirm: signed in, on the home page."""
+    visitor.open("/accounts/login/")
+    visitor.page.get_by_label("Email").fill(email)
+    visitor.click("Email me a login link")
+    visitor.open(visitor.site.link_in_last_email(email, LOGIN_LINK))
+    visitor.click("Log in")
+
+
+def create_game(visitor: Visitor, emails: list[str], *, blind: bool = False) -> Game:
+    """Fill in "My games"' create form (seat order = ``emails``) and send it."""
+    visitor.open("/games/")
+    for number, email in enumerate(emails, start=1):
+        visitor.page.get_by_label(re.compile(rf"^Player {number}\b")).fill(email)
+    if blind:
+        visitor.page.get_by_label(re.compile("^Blind mode")).check()
+    visitor.click("Create the game")
+    return Game.objects.filter(seats__user__email=emails[0]).latest("created_at")
+
+
+def accept_invitation(visitor: Visitor, email: str) -> None:
+    """Open the newest invitation email's link and accept."""
+    visitor.open(visitor.site.link_in_last_email(email, INVITATION_LINK))
+    visitor.click("Accept")
+    assert visitor.page.get_by_text(re.compile("accepted|started")).count(), visitor.page.url
+
+
+def enter_game(visitor: Visitor, email: str, game_id) -> None:
+    """Open the newest email's link to the game and press its button: on the table."""
+    visitor.open(visitor.site.link_in_last_email(email, entry_link(game_id)))
+    visitor.click(visitor.page.locator("main form button"))  # "Open the game", any language
+    assert a_game_id(visitor.page.url) == game_id
+
+
+# --- The table ---------------------------------------------------------------------------
+
+
+def table_version(visitor: Visitor) -> int:
+    """The version of the game the page shows (the table root's ``data-version``)."""
+    root = visitor.page.locator("[data-version]")
+    assert root.count(), f"{visitor.name}: no table (data-version) on {visitor.page.url}"
+    return int(root.first.get_attribute("data-version"))
+
+
+def offered_actions(visitor: Visitor) -> set[str]:
+    """The kinds of move the page offers its reader now (its ``data-action`` forms)."""
+    return set(
+        visitor.page.eval_on_selector_all(
+            "form[data-action]", "nodes => nodes.map(n => n.dataset.action)"
+        )
+    )
+
+
+def play(visitor: Visitor, action: str, rng: random.Random) -> None:
+    """Fill in one ``data-action=<action>`` form (a random one of several; a random
+    choice in each of its radio groups and selects) and submit it with its button."""
+    forms = visitor.page.locator(f'form[data-action="{action}"]')
+    form = forms.nth(rng.randrange(forms.count()))
+    names = form.evaluate(
+        "f => [...new Set([...f.querySelectorAll('input[type=radio]')].map(r => r.name))]"
+    )
+    for name in names:
+        radios = form.locator(f'input[type=radio][name="{name}"]:not([disabled])')
+        radios.nth(rng.randrange(radios.count())).check()
+    selects = form.locator("select")
+    for index in range(selects.count()):
+        options = selects.nth(index).locator("option:not([disabled])")
+        value = options.nth(rng.randrange(options.count())).get_attribute("value")
+        selects.nth(index).select_option(value)
+    visitor.click(form.locator("button, input[type=submit]").last)
+
+
+def switch_language(visitor: Visitor, code: str) -> None:
+    """Choose ``code`` in the language switch every page has, and send it."""
+    switch = visitor.page.locator("form.language-switch")
+    switch.locator("select").select_option(code)
+    visitor.click(switch.locator("button"))
