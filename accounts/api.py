@@ -90,7 +90,8 @@ class LoginLinkView(APIView):
             "use). The answer is 202 with the same body for every well-formed address, "
             "known or not and whether or not an email actually goes out (at most "
             "LOGIN_LINKS_PER_ADDRESS_PER_HOUR per address), so it reveals nothing about "
-            "accounts. Throttled per client IP."
+            "accounts. Throttled per client address (behind a proxy: as TRUSTED_PROXIES report "
+            "it), shared with the web form."
         ),
         request=LoginLinkRequestSerializer,
         responses={
