@@ -1,0 +1,169 @@
+"""My games (/games/): the player's games, those waiting for them first, and the create form."""
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.utils import formats
+from django.utils.timezone import localtime
+
+from accounts import preferences
+from games import actions
+from games.models import Game
+from notifications.models import OutboundEmail
+from tests.factories import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_of():
+    def signed_in(user) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return signed_in
+
+
+def game_order(body: str) -> list[str]:
+    """The game ids in the order the list shows them."""
+    import re
+
+    return re.findall(r'data-game="([0-9a-f-]+)"', body)
+
+
+def test_games_waiting_for_the_player_come_first(anna, bert, carla, client_of):
+    finished_or_other = start_game([anna, bert], seed=3)  # anna (seat 0) to move
+    waiting_on_bert = start_game([anna, bert, carla], seed=4)
+    actions.do_play_move(waiting_on_bert.id, anna, 0, {"action": "reveal"})
+    actions.do_play_move(waiting_on_bert.id, anna, 1, {"action": "end_turn"})
+    invited_bert = actions.do_create_game(carla, [carla.email, bert.email])
+    body = client_of(bert).get("/games/").content.decode()
+    order = game_order(body)
+    # Bert's turn and Bert's unanswered invitation first, then Anna's turn.
+    assert set(order[:2]) == {str(waiting_on_bert.id), str(invited_bert.id)}
+    assert order[2] == str(finished_or_other.id)
+    assert body.count('data-waiting="true"') == 2
+    assert "Your turn" in body and "Anna&#x27;s turn" in body
+    assert "You are invited: accept or decline" in body
+    # For Anna, only the game on her turn waits.
+    body = client_of(anna).get("/games/").content.decode()
+    assert game_order(body)[0] == str(finished_or_other.id)
+    assert body.count('data-waiting="true"') == 1
+    assert f'href="/games/{waiting_on_bert.id}/replay/"' in body  # it has moves to replay
+
+
+def test_deadlines_show_in_the_players_time_zone(anna, bert, client_of):
+    game = start_game([anna, bert], seed=3)
+    deadline = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
+    preferences.do_update_settings(anna, {"time_zone": "Asia/Tokyo"}, now=deadline)
+    Game.objects.filter(id=game.id).update(deadline=deadline)  # after: the update moves it
+    body = client_of(anna).get("/games/").content.decode()
+    local = formats.date_format(localtime(deadline, ZoneInfo("Asia/Tokyo")), "DATETIME_FORMAT")
+    utc = formats.date_format(deadline, "DATETIME_FORMAT")
+    assert local != utc
+    assert f"Deadline {local}" in body and utc not in body
+
+
+def test_a_finished_game_says_who_won(anna, bert, client_of, moderator):
+    game = start_game([anna, bert], seed=3)
+    Game.objects.filter(id=game.id).update(status="finished", result={"winners": [1]})
+    assert "Finished: won by Bert" in client_of(anna).get("/games/").content.decode()
+    assert "Finished: you won" in client_of(bert).get("/games/").content.decode()
+
+
+def test_strangers_are_asked_to_sign_in():
+    response = Client().get("/games/")
+    assert response.status_code == 302 and response["Location"] == "/accounts/login/?next=/games/"
+
+
+def test_the_create_form_is_prefilled_with_the_players_own_address(anna, client_of):
+    body = client_of(anna).get("/games/").content.decode()
+    assert 'name="player_1"' in body and 'value="anna@example.com"' in body
+    for field in ("player_2", "player_3", "player_4", "turn_hours", "blind"):
+        assert f'<label for="id_{field}"' in body  # every field has its label
+
+
+def test_creating_a_game_invites_the_others(anna, client_of):
+    response = client_of(anna).post(
+        "/games/",
+        {
+            "form": "create",
+            "player_1": "anna@example.com",
+            "player_2": "Zoe@Example.com",
+            "player_3": "",
+            "turn_hours": "48",
+            "blind": "on",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.id}/"
+    assert (game.turn_hours, game.blind, game.host) == (48, True, anna)
+    assert [s.user.email for s in game.seats.order_by("seat")] == [
+        "anna@example.com",
+        "zoe@example.com",
+    ]
+    assert OutboundEmail.objects.filter(to="zoe@example.com", template="invitation").exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player_2": ""}, "A game of Piratz needs 2 to 4 players."),
+        ({"player_1": "bert@example.com"}, "Your own address must be among the players."),
+        ({"player_2": "anna@example.com"}, "Each player may hold only one seat."),
+        ({"turn_hours": "0"}, "turn_hours must be between 1 and 720."),
+        ({"player_2": "not an address"}, "Enter a valid email address."),
+        ({"turn_hours": "soon"}, "Enter a whole number."),
+    ],
+)
+def test_a_refused_game_shows_why_and_creates_nothing(anna, client_of, fields, message):
+    data = {"form": "create", "player_1": anna.email, "player_2": "zoe@example.com"}
+    data.update({"turn_hours": "72", **fields})
+    response = client_of(anna).post("/games/", data)
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert message in body
+    assert 'role="alert"' in body
+    assert 'value="zoe@example.com"' in body or fields.get("player_2") is not None
+    assert not Game.objects.exists()
+    assert not OutboundEmail.objects.exists()
+
+
+def test_an_invitation_is_answered_from_the_list(anna, bert, client_of):
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    client = client_of(bert)
+    body = client.get("/games/").content.decode()
+    assert 'name="decision" value="accept"' in body
+    response = client.post(
+        "/games/", {"form": "answer", "game": str(game.id), "decision": "accept"}
+    )
+    assert response.status_code == 302 and response["Location"] == "/games/"
+    game.refresh_from_db()
+    assert game.status == "active"
+    body = client.get("/games/").content.decode()
+    assert "You accepted the invitation." in body and 'role="status"' in body
+
+
+def test_declining_cancels_and_a_stranger_cannot_answer(anna, bert, outsider, client_of):
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    response = client_of(outsider).post(
+        "/games/", {"form": "answer", "game": str(game.id), "decision": "accept"}, follow=True
+    )
+    assert "No such game, or you are not a player of it." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == "invited"
+    client_of(bert).post("/games/", {"form": "answer", "game": str(game.id), "decision": "decline"})
+    game.refresh_from_db()
+    assert game.status == "cancelled"
+    body = client_of(bert).post(
+        "/games/", {"form": "answer", "game": "not-a-uuid", "decision": "accept"}, follow=True
+    )
+    assert "No such game" in body.content.decode()
+
+
+def test_the_home_page_links_signed_in_players_to_their_games(anna, client_of):
+    assert 'href="/games/"' in client_of(anna).get("/").content.decode()
+    assert 'href="/games/"' not in Client().get("/").content.decode()
