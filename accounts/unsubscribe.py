@@ -61,9 +61,7 @@ def read_unsubscribe_token(token: str) -> UnsubscribeClaim:
 
 
 def settings_url() -> str:
-    """The absolute address of the notification settings, for the footer of every email.
-
-    Until the site has a settings page this is the API's ``/api/me/settings/``: a
-    logged-in browser reads it there, and the footer says how to change it.
-    """
-    return settings.SITE_URL.rstrip("/") + reverse("me-settings")
+    """The absolute address of the settings page (``/settings/``), for the footer of every
+    email: a player who never uses the API changes their emails, time zone and vacations
+    there (after signing in; the login link then brings them back to it)."""
+    return settings.SITE_URL.rstrip("/") + reverse("settings-page")

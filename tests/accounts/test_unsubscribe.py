@@ -136,4 +136,4 @@ def test_every_notification_kind_has_a_working_link(browser, player, kind):
 
 def test_settings_url_points_at_the_settings(player):
     url = unsubscribe.settings_url()
-    assert url == settings.SITE_URL.rstrip("/") + "/api/me/settings/"
+    assert url == settings.SITE_URL.rstrip("/") + "/settings/"
