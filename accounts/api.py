@@ -7,6 +7,8 @@ from collections.abc import Mapping
 
 from django.conf import settings as django_settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -37,11 +39,12 @@ class StrictFieldsMixin:
         if isinstance(data, Mapping):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+                raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
         return super().to_internal_value(data)
 
 
-ACCEPTED = "If the address can receive mail, a login link is on its way."
+# Marked for translation here (gettext_noop), translated per request where it is sent.
+ACCEPTED = gettext_noop("If the address can receive mail, a login link is on its way.")
 
 
 class StrictCharField(serializers.CharField):
@@ -110,7 +113,7 @@ class LoginLinkView(APIView):
         request_login_link(
             serializer.validated_data["email"], serializer.validated_data.get("next", "")
         )
-        return Response({"detail": ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": _(ACCEPTED)}, status=status.HTTP_202_ACCEPTED)
 
 
 # --- /api/me/: the caller's own notification settings and vacations -------------------------
@@ -129,9 +132,11 @@ class QuietHoursSerializer(serializers.Serializer):
     def validate(self, attrs):
         # Checked here, not by required=True: a PATCH makes nested fields optional too.
         if "start" not in attrs or "end" not in attrs:
-            raise serializers.ValidationError("Quiet hours need both a start and an end.")
+            raise serializers.ValidationError(_("Quiet hours need both a start and an end."))
         if attrs["start"] == attrs["end"]:
-            raise serializers.ValidationError("Quiet hours must start and end at different times.")
+            raise serializers.ValidationError(
+                _("Quiet hours must start and end at different times.")
+            )
         return attrs
 
 
@@ -180,7 +185,8 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     def validate_time_zone(self, value: str) -> str:
         if not preferences.is_time_zone(value):
             raise serializers.ValidationError(
-                f"{value!r} is not a known time zone; use an IANA name such as Europe/Berlin."
+                _("%(zone)r is not a known time zone; use an IANA name such as Europe/Berlin.")
+                % {"zone": value}
             )
         return value
 

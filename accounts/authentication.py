@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
 from .languages import activate_for
@@ -28,17 +29,21 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             return None  # not ours: let session authentication try
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "Send the header as 'Authorization: Token <key>' or 'Authorization: Bearer <key>'."
+                _(
+                    "Send the header as 'Authorization: Token <key>' or "
+                    "'Authorization: Bearer <key>'."
+                )
             )
         try:
             key = header[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed("The API key is not valid.") from None
+            raise exceptions.AuthenticationFailed(_("The API key is not valid.")) from None
         token = (
             ApiToken.objects.select_related("user").filter(key_hash=ApiToken.hash_key(key)).first()
         )
         if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("The API key is not valid.")
+            raise exceptions.AuthenticationFailed(_("The API key is not valid."))
+        refuse_if_suspended(token.user)
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at > _LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
@@ -50,3 +55,32 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request) -> str:
         # Makes DRF answer 401 (with WWW-Authenticate) instead of 403 when credentials are missing.
         return self.keyword
+
+
+class SuspendedError(exceptions.PermissionDenied):
+    """403 ``suspended``: the key or session is genuine, but a moderator suspended its owner."""
+
+    default_code = "suspended"
+
+
+def refuse_if_suspended(user) -> None:
+    """Raise ``SuspendedError`` (403, code ``suspended``) while ``user``'s suspension runs."""
+    if user.is_suspended():
+        raise SuspendedError(
+            _(
+                "A moderator has suspended this account, so it cannot use the API for now. "
+                "If you think that is a mistake, write to the moderators."
+            )
+        )
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's session authentication (the browser signed in by a login link), refusing a
+    suspended player as the API key does: a session begun before the suspension must not
+    outlive it."""
+
+    def authenticate(self, request):
+        result = super().authenticate(request)
+        if result is not None:
+            refuse_if_suspended(result[0])
+        return result

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings as django_settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games.errors import GameError
 
@@ -233,35 +234,40 @@ def vacation_problem(
     """
     start, end = new
     if end <= now:
-        return "This vacation would be over already; it must end in the future."
+        return gettext("This vacation would be over already; it must end in the future.")
     if end <= start:
-        return "A vacation must end after it starts."
+        return gettext("A vacation must end after it starts.")
     if start > now + YEAR:
-        return "A vacation can be planned at most a year ahead."
+        return gettext("A vacation can be planned at most a year ahead.")
     existing = list(existing)
     for other_start, other_end in existing:
         if other_start < end and start < other_end:
-            return (
-                "This vacation overlaps another of yours "
-                f"({other_start:%Y-%m-%d %H:%M} to {other_end:%Y-%m-%d %H:%M} UTC)."
-            )
+            return gettext(
+                "This vacation overlaps another of yours (%(start)s to %(end)s UTC)."
+            ) % {"start": f"{other_start:%Y-%m-%d %H:%M}", "end": f"{other_end:%Y-%m-%d %H:%M}"}
     allowance = timedelta(days=days_per_year)
     if busiest_year([*existing, new], touching=new) > allowance:
-        return f"This vacation goes beyond the allowance of {days_per_year} days in any 365 days."
+        return gettext(
+            "This vacation goes beyond the allowance of %(days)d days in any 365 days."
+        ) % {"days": days_per_year}
     return None
 
 
 def reminder_leads_problem(leads) -> str | None:
     """Why ``leads`` are not acceptable reminder lead times, as a sentence; None if they are."""
     if not isinstance(leads, list) or len(leads) > MAX_REMINDER_LEADS:
-        return f"Give at most {MAX_REMINDER_LEADS} reminder lead times, as a list of hours."
+        return gettext("Give at most %(count)d reminder lead times, as a list of hours.") % {
+            "count": MAX_REMINDER_LEADS
+        }
     for lead in leads:
         if isinstance(lead, bool) or not isinstance(lead, int):
-            return "Reminder lead times are whole numbers of hours."
+            return gettext("Reminder lead times are whole numbers of hours.")
         if not 1 <= lead <= MAX_REMINDER_LEAD_HOURS:
-            return f"Reminder lead times are between 1 and {MAX_REMINDER_LEAD_HOURS} hours."
+            return gettext("Reminder lead times are between 1 and %(max)d hours.") % {
+                "max": MAX_REMINDER_LEAD_HOURS
+            }
     if len(set(leads)) != len(leads):
-        return "Each reminder lead time may be given only once."
+        return gettext("Each reminder lead time may be given only once.")
     return None
 
 
@@ -316,7 +322,10 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     from accounts.models import NotificationSettings
 
     if "time_zone" in changes and not is_time_zone(changes["time_zone"]):
-        raise GameError("invalid", f"{changes['time_zone']!r} is not a known time zone.")
+        raise GameError(
+            "invalid",
+            gettext("%(zone)r is not a known time zone.") % {"zone": changes["time_zone"]},
+        )
     if "reminder_leads" in changes and (
         problem := reminder_leads_problem(changes["reminder_leads"])
     ):
@@ -324,13 +333,22 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     if changes.get("quiet_hours") is not None:
         start, end = changes["quiet_hours"]
         if start == end:
-            raise GameError("invalid", "Quiet hours must start and end at different times.")
+            raise GameError(
+                "invalid", gettext("Quiet hours must start and end at different times.")
+            )
     if "unsubscribed" in changes:
         unknown = set(changes["unsubscribed"]) - set(UNSUBSCRIBABLE_KINDS)
         if unknown:
-            raise GameError("invalid", f"These emails cannot be switched off: {sorted(unknown)}.")
+            raise GameError(
+                "invalid",
+                gettext("These emails cannot be switched off: %(kinds)s.")
+                % {"kinds": ", ".join(sorted(unknown))},
+            )
     if changes.get("language") and changes["language"] not in dict(django_settings.LANGUAGES):
-        raise GameError("invalid", f"{changes['language']!r} is not a language of this site.")
+        raise GameError(
+            "invalid",
+            gettext("%(code)r is not a language of this site.") % {"code": changes["language"]},
+        )
     with transaction.atomic():
         _lock_person(user)
         if "language" in changes:
@@ -366,7 +384,9 @@ def do_unsubscribe(user: User, kind: str) -> None:
     Raises ``GameError("invalid", ...)`` for a kind that cannot be switched off.
     """
     if kind not in UNSUBSCRIBABLE_KINDS:
-        raise GameError("invalid", f"{kind!r} emails cannot be switched off.")
+        raise GameError(
+            "invalid", gettext("%(kind)r emails cannot be switched off.") % {"kind": kind}
+        )
     from accounts.models import NotificationSettings
 
     with transaction.atomic():
@@ -398,7 +418,7 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
     if starts_at is None or now - START_SLACK <= starts_at < now:
         starts_at = now
     elif starts_at < now:
-        raise GameError("invalid", "A vacation cannot start in the past.")
+        raise GameError("invalid", gettext("A vacation cannot start in the past."))
     with transaction.atomic():
         _lock_person(user)
         existing = list(
@@ -430,9 +450,9 @@ def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
         _lock_person(user)
         vacation = Vacation.objects.filter(user=user, id=vacation_id).first()
         if vacation is None:
-            raise GameError("not_found", "You have no vacation with this id.")
+            raise GameError("not_found", gettext("You have no vacation with this id."))
         if vacation.ends_at <= now:
-            raise GameError("invalid", "This vacation is over already.")
+            raise GameError("invalid", gettext("This vacation is over already."))
         if vacation.starts_at >= now:
             vacation.delete()  # never started: it takes nothing from the allowance
         else:

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
 from accounts.preferences import EmailKind, settings_for
@@ -109,11 +110,15 @@ def read_entry_token(game_id, token: str):
             raise KeyError("game")
         seat = Seat.objects.select_related("game", "user").get(game_id=game_id, user_id=data["u"])
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
-        raise GameError("not_found", "This link is not valid.") from None
-    if seat.game.status not in (GameStatus.INVITED, GameStatus.ACTIVE) or not seat.user.is_active:
+        raise GameError("not_found", _("This link is not valid.")) from None
+    if (
+        seat.game.status not in (GameStatus.INVITED, GameStatus.ACTIVE)
+        or not seat.user.is_active
+        or seat.user.is_suspended()  # it signs in: no more than a login link may
+    ):
         raise GameError(
             "game_not_active",
-            "This game has ended, so its link no longer signs you in. Sign in to see it.",
+            _("This game has ended, so its link no longer signs you in. Sign in to see it."),
         )
     return seat
 

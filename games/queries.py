@@ -4,6 +4,7 @@ from datetime import datetime
 
 from django.db.models import DateTimeField, Expression, OuterRef, Prefetch, Subquery, Value
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
 from games.errors import GameError
@@ -69,7 +70,7 @@ def get_visible_game(user: User, game_id) -> Game:
     """
     game = games_visible_to(user).filter(id=game_id).first()
     if game is None:
-        raise GameError("not_found", "No such game, or you are not a player of it.")
+        raise GameError("not_found", _("No such game, or you are not a player of it."))
     return game
 
 

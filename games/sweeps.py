@@ -6,6 +6,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.models import NotificationSettings
 from accounts.preferences import settings_for
@@ -42,7 +43,9 @@ def cancel_expired_invitations(now: datetime | None = None) -> int:
                 continue
             game = Game.objects.get(id=game_id)
             notify.queue_cancellation(
-                game, reason="Not every player accepted the invitation in time."
+                # Lazy: each recipient's email renders it in their own language.
+                game,
+                reason=gettext_lazy("Not every player accepted the invitation in time."),
             )
             cancelled += 1
     return cancelled

@@ -25,7 +25,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", ur
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [SITE_URL])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin with a second factor and the moderators' dashboard (piratz_site/admin_site.py).
+    "piratz_site.apps.ModeratorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -34,6 +35,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
+    "django_otp",
+    "django_otp.plugins.otp_totp",  # staff's second factor for /admin/ (README "Moderators")
+    "axes",  # failed /admin/ sign-ins limited per username and address
     "accounts",
     "games",
     "notifications",
@@ -53,11 +57,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Marks request.user verified when the session holds a confirmed TOTP device.
+    "django_otp.middleware.OTPMiddleware",
     # Once the user is known: a signed-in player's own language setting wins over the
     # browser's (accounts/languages.py; API keys get theirs in ApiTokenAuthentication).
     "accounts.languages.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out admin sign-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "piratz_site.urls"
@@ -84,6 +92,34 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
+
+# Only staff sign in with a password (at /admin/); players use emailed links and API keys,
+# which never go through authenticate(). Axes first: it refuses a locked-out sign-in
+# before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# django-axes: after ADMIN_LOGIN_FAILURE_LIMIT failed sign-ins (a wrong password or a wrong
+# code) for one username from one address, that pair is refused for
+# ADMIN_LOGIN_COOLOFF_MINUTES. Only the admin's sign-in counts (AXES_ONLY_ADMIN_SITE).
+AXES_ENABLED = True
+AXES_ONLY_ADMIN_SITE = True
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURE_LIMIT", 5, min_value=1)
+AXES_COOLOFF_TIME = env.int("ADMIN_LOGIN_COOLOFF_MINUTES", 60, min_value=1) / 60  # hours
+AXES_RESET_ON_SUCCESS = True
+# Failures are counted per address as typed, lower-cased: one account, one counter.
+AXES_USERNAME_CALLABLE = "piratz_site.admin_site.axes_username"
+# The client address as TRUSTED_PROXIES allow it to be known (not a spoofable header).
+AXES_CLIENT_IP_CALLABLE = "piratz_site.proxies.client_address"
+# Failures only: a row of address and browser for every successful sign-in is not needed.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False  # no banner on every manage.py command
+# Masked in axes' log lines (it masks the password itself): who, from where, and the code.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "otp_token"]
+# The issuer shown in a moderator's authenticator app beside their email.
+OTP_TOTP_ISSUER = env.str("OTP_TOTP_ISSUER", "Piratz by mail")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

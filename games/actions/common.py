@@ -2,6 +2,8 @@
 
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from games.errors import GameError
 from games.models import Game, Seat
@@ -17,7 +19,7 @@ def lock_game(game_id) -> Game:
     """
     game = Game.objects.select_for_update().filter(id=game_id).first()
     if game is None:
-        raise GameError("not_found", "No such game, or you are not a player of it.")
+        raise GameError("not_found", _("No such game, or you are not a player of it."))
     return game
 
 
@@ -25,7 +27,7 @@ def seat_row(game: Game, user: User) -> Seat:
     """``user``'s seat row in ``game`` with its user (``not_found`` if they hold none)."""
     seat = Seat.objects.select_related("user").filter(game=game, user=user).first()
     if seat is None:
-        raise GameError("not_found", "No such game, or you are not a player of it.")
+        raise GameError("not_found", _("No such game, or you are not a player of it."))
     return seat
 
 

@@ -10,11 +10,14 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User, normalize_email
 from games import deadlines, notify
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
-from games.errors import GameError
+from games.errors import GameError, status_word
 from games.models import EndReason, Game, GameStatus, Seat
 from games.rules import available_games
 
@@ -27,30 +30,40 @@ def _clean_emails(emails: Iterable[str]) -> list[str]:
     cleaned = []
     for raw in emails:
         if not isinstance(raw, str):
-            raise GameError("invalid", "players must be a list of email addresses.")
+            raise GameError("invalid", _("players must be a list of email addresses."))
         email = normalize_email(raw)
         try:
             validate_email(email)
         except ValidationError:
-            raise GameError("invalid", f"{raw!r} is not an email address.") from None
+            raise GameError(
+                "invalid", _("%(address)r is not an email address.") % {"address": raw}
+            ) from None
         cleaned.append(email)
     return cleaned
 
 
 def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> None:
-    """Refuse a game that would let ``host`` use the service to spam strangers."""
+    """Refuse a game that would let ``host`` use the service to spam strangers, or that a
+    suspended player would host or be invited to (``User.is_suspended``)."""
+    if User.objects.filter(User.suspended_q(now), pk=host.pk).exists():
+        raise GameError(
+            "suspended",
+            _("A moderator has suspended your account, so you cannot create games for now."),
+        )
     day_ago = now - timedelta(days=1)
     recent_games = Game.objects.filter(host=host, created_at__gte=day_ago)
     if recent_games.count() >= settings.GAMES_PER_USER_PER_DAY:
         raise GameError(
             "throttled",
-            f"You can create at most {settings.GAMES_PER_USER_PER_DAY} games a day.",
+            _("You can create at most %(count)d games a day.")
+            % {"count": settings.GAMES_PER_USER_PER_DAY},
         )
     sent = Seat.objects.filter(game__in=recent_games).exclude(user=host).count()
     if sent + len(invitees) > settings.INVITATIONS_PER_USER_PER_DAY:
         raise GameError(
             "throttled",
-            f"You can invite at most {settings.INVITATIONS_PER_USER_PER_DAY} players a day.",
+            _("You can invite at most %(count)d players a day.")
+            % {"count": settings.INVITATIONS_PER_USER_PER_DAY},
         )
     busy = any(
         Seat.objects.filter(
@@ -59,12 +72,13 @@ def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> No
         >= settings.PENDING_INVITATIONS_PER_ADDRESS
         for email in invitees
     )
-    if busy:
-        # Neither which address nor its count: what is pending for an address is that
-        # person's business, not the host's.
+    suspended = User.objects.filter(User.suspended_q(now), email__in=invitees).exists()
+    if busy or suspended:
+        # Neither which address nor why (its pending count, a suspension): that is the
+        # person's business, not the host's; both refusals read the same.
         raise GameError(
             "throttled",
-            "One of these addresses cannot be invited right now; try again later.",
+            _("One of these addresses cannot be invited right now; try again later."),
         )
 
 
@@ -80,21 +94,28 @@ def do_create_game(
 
     The host's seat counts as accepted. Invitees get an email with a link to accept or
     decline; unknown addresses get an account (without a password) so they can play.
-    Raises ``GameError`` (``invalid`` or ``throttled``) and creates nothing on refusal.
+    Raises ``GameError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
+    host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
     """
     if game not in available_games():
-        raise GameError("invalid", f"Unknown game {game!r}; available: {available_games()}.")
+        raise GameError(
+            "invalid",
+            _("Unknown game %(game)r; available: %(available)s.")
+            % {"game": game, "available": available_games()},
+        )
     if not isinstance(turn_hours, int) or not MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS:
         raise GameError(
-            "invalid", f"turn_hours must be between {MIN_TURN_HOURS} and {MAX_TURN_HOURS}."
+            "invalid",
+            _("turn_hours must be between %(min)d and %(max)d.")
+            % {"min": MIN_TURN_HOURS, "max": MAX_TURN_HOURS},
         )
     emails = _clean_emails(emails)
     if not 2 <= len(emails) <= 4:
-        raise GameError("invalid", "A game of Piratz needs 2 to 4 players.")
+        raise GameError("invalid", _("A game of Piratz needs 2 to 4 players."))
     if len(set(emails)) != len(emails):
-        raise GameError("invalid", "Each player may hold only one seat.")
+        raise GameError("invalid", _("Each player may hold only one seat."))
     if host.email not in emails:
-        raise GameError("invalid", "Your own address must be among the players.")
+        raise GameError("invalid", _("Your own address must be among the players."))
 
     now = timezone.now()
     invitees = [email for email in emails if email != host.email]
@@ -137,7 +158,9 @@ def read_invitation_token(token: str) -> tuple[Game, Seat]:
         )
         seat = Seat.objects.select_related("game", "user").get(game_id=data["g"], user_id=data["u"])
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
-        raise GameError("not_found", "This invitation link is not valid or has expired.") from None
+        raise GameError(
+            "not_found", _("This invitation link is not valid or has expired.")
+        ) from None
     return seat.game, seat
 
 
@@ -145,7 +168,7 @@ def do_accept_invitation(game_id, user: User) -> Game:
     """``user`` accepts their seat; when every seat has accepted the game starts.
 
     Accepting twice is harmless. Raises ``GameError`` (``not_found``,
-    ``game_not_active`` for a cancelled or ended game).
+    ``game_not_active`` for a cancelled or ended game, ``suspended`` for a suspended player).
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -153,9 +176,21 @@ def do_accept_invitation(game_id, user: User) -> Game:
         if game.status == GameStatus.ACTIVE and seat.accepted:
             return game  # a repeated accept of a game that has since started
         if game.status != GameStatus.INVITED:
-            raise GameError("game_not_active", f"This game is {game.status}; nothing to accept.")
+            raise GameError(
+                "game_not_active",
+                _("This game is %(status)s; nothing to accept.")
+                % {"status": status_word(game.status)},
+            )
         now = timezone.now()
         _refuse_if_expired(game, now)
+        if user.is_suspended(now):
+            raise GameError(
+                "suspended",
+                _(
+                    "A moderator has suspended your account, so you cannot join games "
+                    "for now."
+                ),
+            )
         if seat.accepted_at is None:
             seat.accepted_at = now
             seat.save(update_fields=["accepted_at"])
@@ -173,7 +208,8 @@ def _refuse_if_expired(game: Game, now: datetime) -> None:
     if game.invitation_has_expired(now):
         raise GameError(
             "game_not_active",
-            f"This invitation expired on {_expiry_text(game)}; the game will not take place.",
+            _("This invitation expired on %(moment)s; the game will not take place.")
+            % {"moment": _expiry_text(game)},
         )
 
 
@@ -207,11 +243,20 @@ def do_decline_invitation(game_id, user: User) -> Game:
         game = lock_game(game_id)
         seat = seat_row(game, user)
         if game.status != GameStatus.INVITED:
-            raise GameError("game_not_active", f"This game is {game.status}; nothing to decline.")
+            raise GameError(
+                "game_not_active",
+                _("This game is %(status)s; nothing to decline.")
+                % {"status": status_word(game.status)},
+            )
         now = timezone.now()
         _refuse_if_expired(game, now)
         seat.declined_at = now
         seat.save(update_fields=["declined_at"])
         end_game(game, GameStatus.CANCELLED, EndReason.DECLINED, now)
-        notify.queue_cancellation(game, reason=f"{user.public_name} declined the invitation.")
+        notify.queue_cancellation(
+            game,
+            reason=format_lazy(
+                gettext_lazy("{name} declined the invitation."), name=user.public_name
+            ),
+        )
     return game

@@ -1,46 +1,58 @@
 """What moderators do to a game: abort it, give the player to move more time, force the
-automatic move. Each takes the reason the moderator gave and the version they saw."""
+automatic move. Each takes the reason the moderator gave and the version they saw, and
+writes its audit entry (``moderation.audit.record``) in its own transaction."""
 
 import logging
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import deadlines, notify
 from games.actions.common import MAX_TURN_HOURS, end_game, lock_game
 from games.actions.play import do_play_timeout
-from games.errors import GameError
+from games.errors import GameError, status_word
 from games.models import EndReason, Game, GameStatus
+from moderation import audit
+from moderation.models import AuditAction
 
 logger = logging.getLogger(__name__)
 
-MAX_REASON_LENGTH = 500
+MAX_REASON_LENGTH = audit.MAX_REASON_LENGTH
 
 
-def do_abort_game(
-    game_id, moderator: User, *, version: int | None = None, reason: str = ""
-) -> Game:
+def do_abort_game(game_id, moderator: User, *, version: int | None = None, reason: str) -> Game:
     """A moderator ends a game for good: status ``aborted``, no result.
 
     ``version`` is the game version the moderator saw (None: not checked); if the game
-    has moved since, ``stale_version`` is raised and nothing changes. ``reason`` is
-    written to the log line.
+    has moved since, ``stale_version`` is raised and nothing changes. ``reason`` (required,
+    not blank: ``invalid`` otherwise) goes to the audit log and the log line.
     """
-    reason = _clean_reason(reason)
+    reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
-            raise GameError("game_not_active", f"This game is already {game.status}.")
+            raise GameError(
+                "game_not_active",
+                _("This game is already %(status)s.") % {"status": status_word(game.status)},
+            )
         _check_version(game, version)
         end_game(game, GameStatus.ABORTED, EndReason.MODERATOR, timezone.now())
         notify.queue_game_ended(game)
+        audit.record(
+            moderator,
+            AuditAction.ABORT_GAME,
+            reason=reason,
+            game=game,
+            extra={"version": game.version, "version_seen": version},
+        )
         logger.info("game %s aborted by moderator %s: %r", game.id, moderator.id, reason)
     return game
 
 
 def do_extend_deadline(
-    game_id, moderator: User, hours: int, *, version: int | None = None, reason: str = ""
+    game_id, moderator: User, hours: int, *, version: int | None = None, reason: str
 ) -> Game:
     """A moderator gives the player to move ``hours`` more time.
 
@@ -49,17 +61,29 @@ def do_extend_deadline(
     moderator did not mean to extend.
     """
     if not isinstance(hours, int) or not 1 <= hours <= MAX_TURN_HOURS:
-        raise GameError("invalid", f"hours must be between 1 and {MAX_TURN_HOURS}.")
-    reason = _clean_reason(reason)
+        raise GameError(
+            "invalid", _("hours must be between 1 and %(max)d.") % {"max": MAX_TURN_HOURS}
+        )
+    reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameError("game_not_active", f"This game is {game.status}.")
+            raise GameError(
+                "game_not_active",
+                _("This game is %(status)s.") % {"status": status_word(game.status)},
+            )
         _check_version(game, version)
         # Recorded as time added to the turn, so it survives a later recomputation of the
         # deadline (a vacation declared); the reminders still unsent move with it.
         deadlines.extend_turn(game, hours, timezone.now())
         game.save(update_fields=["deadline", "turn_extension", "next_reminder_at", "updated_at"])
+        audit.record(
+            moderator,
+            AuditAction.EXTEND_DEADLINE,
+            reason=reason,
+            game=game,
+            extra={"hours": hours, "version": game.version, "deadline": game.deadline.isoformat()},
+        )
         logger.info(
             "game %s deadline extended by %dh by moderator %s: %r",
             game.id,
@@ -76,11 +100,14 @@ def do_force_automatic_move(game_id, moderator: User, *, version: int, reason: s
     ``version`` is required: the moderator chose to force the move for the game as
     they saw it, and if anybody moved since (the player, the deadline sweep), forcing
     it now would skip a turn nobody meant to skip; then ``stale_version`` is raised and
-    nothing changes. ``reason`` (required) is written to the log line.
+    nothing changes. ``reason`` (required) goes to the audit log (``do_play_timeout``
+    records it with the move) and the log line.
     """
-    reason = _clean_reason(reason, required=True)
+    reason = audit.clean_reason(reason)
     with transaction.atomic():
-        game = do_play_timeout(game_id, expected_version=version, moderator=moderator)
+        game = do_play_timeout(
+            game_id, expected_version=version, moderator=moderator, reason=reason
+        )
         logger.info(
             "game %s automatic move forced at version %d by moderator %s: %r",
             game.id,
@@ -95,15 +122,10 @@ def _check_version(game: Game, version: int | None) -> None:
     if version is not None and version != game.version:
         raise GameError(
             "stale_version",
-            f"The game has moved on from version {version} to {game.version} since you "
-            "looked; nothing was done. Look again and decide.",
+            _(
+                "The game has moved on from version %(seen)d to %(now)d since you "
+                "looked; nothing was done. Look again and decide."
+            )
+            % {"seen": version, "now": game.version},
         )
 
-
-def _clean_reason(reason: str, *, required: bool = False) -> str:
-    reason = " ".join(str(reason).split())  # one line: it goes into a log line
-    if required and not reason:
-        raise GameError("invalid", "Give a reason for the moderator action.")
-    if len(reason) > MAX_REASON_LENGTH:
-        raise GameError("invalid", f"The reason must be at most {MAX_REASON_LENGTH} characters.")
-    return reason

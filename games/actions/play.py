@@ -3,13 +3,16 @@
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import deadlines, notify
 from games.actions.common import end_game, lock_game
-from games.errors import GameError
+from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
 from games.queries import SEATS_WITH_USERS, seat_of
+from moderation import audit
+from moderation.models import AuditAction
 
 _ENGINE_CODES = {
     # The engine's IllegalAction codes that mean something other than "illegal now".
@@ -37,18 +40,22 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
         if seat is None:
             if user.is_staff:
                 # Staff may see every game, so "no such game" would be untrue: say why not.
-                raise GameError("not_a_player", "You may see this game but hold no seat in it.")
-            raise GameError("not_found", "No such game, or you are not a player of it.")
+                raise GameError("not_a_player", _("You may see this game but hold no seat in it."))
+            raise GameError("not_found", _("No such game, or you are not a player of it."))
         if version != game.version and _is_replay(game, seat, version, action):
             return game
         if game.status != GameStatus.ACTIVE:
-            raise GameError("game_not_active", f"This game is {game.status}.")
+            raise GameError(
+                "game_not_active",
+                _("This game is %(status)s.") % {"status": status_word(game.status)},
+            )
         if game.current_seat != seat:
-            raise GameError("not_your_turn", "It is not your turn.")
+            raise GameError("not_your_turn", _("It is not your turn."))
         if version != game.version:
             raise GameError(
                 "stale_version",
-                f"The game has moved on to version {game.version}; reload it and choose again.",
+                _("The game has moved on to version %(version)d; reload it and choose again.")
+                % {"version": game.version},
             )
         _apply(game, seat, action, actor=Actor.PLAYER, actor_user=user)
     return game
@@ -61,7 +68,13 @@ def _is_replay(game: Game, seat: int, version: int, action: dict) -> bool:
     return previous is not None and previous.seat == seat and previous.action == action
 
 
-def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: User | None = None):
+def do_play_timeout(
+    game_id,
+    *,
+    expected_version: int | None = None,
+    moderator: User | None = None,
+    reason: str | None = None,
+):
     """Play the automatic move (rules P24) for the player whose turn it is.
 
     The player's standing order (``Seat.standing_order``) chooses the type where it can
@@ -70,23 +83,32 @@ def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: 
     The deadline sweep passes the ``expected_version`` it saw, so a sweep that runs
     twice, or races the player's own move, acts at most once: a changed version means
     somebody already moved, and nothing happens (returns None). A moderator forcing
-    the move passes ``moderator`` (use ``moderation.do_force_automatic_move``, which
-    also takes their reason); for them the deadline does not matter, and a changed
+    the move passes ``moderator`` and their ``reason`` (required then: ``invalid`` if
+    blank; or use ``moderation.do_force_automatic_move``), and the move's audit entry is
+    written in this transaction; for them the deadline does not matter, and a changed
     ``expected_version`` raises ``stale_version`` instead of passing in silence.
     Returns the game after the move.
     """
+    if moderator is not None:
+        reason = audit.clean_reason(reason)  # before anything changes
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != GameStatus.ACTIVE:
             if moderator is not None:
-                raise GameError("game_not_active", f"This game is {game.status}.")
+                raise GameError(
+                    "game_not_active",
+                    _("This game is %(status)s.") % {"status": status_word(game.status)},
+                )
             return None
         if expected_version is not None and game.version != expected_version:
             if moderator is not None:
                 raise GameError(
                     "stale_version",
-                    f"The game has moved on from version {expected_version} to "
-                    f"{game.version} since you looked; nothing was done. Look again and decide.",
+                    _(
+                        "The game has moved on from version %(seen)d to %(now)d since you "
+                        "looked; nothing was done. Look again and decide."
+                    )
+                    % {"seen": expected_version, "now": game.version},
                 )
             return None
         if moderator is None and (game.deadline is None or game.deadline > timezone.now()):
@@ -110,6 +132,15 @@ def do_play_timeout(game_id, *, expected_version: int | None = None, moderator: 
             automatic=True,
         )
         notify.queue_auto_moved(game, move, face_up_before=face_up_before)
+        if moderator is not None:
+            audit.record(
+                moderator,
+                AuditAction.FORCE_AUTOMATIC_MOVE,
+                reason=reason,
+                game=game,
+                user=next(s.user for s in game.seats.all() if s.seat == move.seat),
+                extra={"version": move.number - 1, "move": move.number, "action": move.action},
+            )
     return game
 
 
@@ -203,12 +234,15 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
         if seat is None:
             if user.is_staff:
                 raise GameError(
-                    "not_a_player", "You hold no seat in this game, so you have no standing order."
+                    "not_a_player",
+                    _("You hold no seat in this game, so you have no standing order."),
                 )
-            raise GameError("not_found", "No such game, or you are not a player of it.")
+            raise GameError("not_found", _("No such game, or you are not a player of it."))
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
             raise GameError(
-                "game_not_active", f"This game is {game.status}; its standing orders are closed."
+                "game_not_active",
+                _("This game is %(status)s; its standing orders are closed.")
+                % {"status": status_word(game.status)},
             )
         order = _valid_standing_order(game.rules, order)
         seat.standing_order = order
@@ -220,13 +254,14 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
 def _valid_standing_order(rules, order) -> list[str]:
     choices = list(rules.TREASURES)
     if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
-        raise GameError("invalid", "standing_order must be a list of treasure type names.")
+        raise GameError("invalid", _("standing_order must be a list of treasure type names."))
     unknown = [name for name in order if name not in choices]
     if unknown:
         raise GameError(
             "invalid",
-            f"{', '.join(unknown)} is not a treasure type; choose from {', '.join(choices)}.",
+            _("%(unknown)s is not a treasure type; choose from %(choices)s.")
+            % {"unknown": ", ".join(unknown), "choices": ", ".join(choices)},
         )
     if len(set(order)) != len(order):
-        raise GameError("invalid", "Name each treasure type at most once in a standing order.")
+        raise GameError("invalid", _("Name each treasure type at most once in a standing order."))
     return order

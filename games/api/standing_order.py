@@ -1,5 +1,6 @@
 """The caller's standing order for timeouts in one game: read it, replace it."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view
@@ -76,7 +77,7 @@ def _answer(seat) -> Response:
 def standing_order(request, game_id):
     if request.method == "PUT":
         if not isinstance(request.data, dict):
-            raise ApiError(400, "invalid", "The body must be a JSON object.")
+            raise ApiError(400, "invalid", _("The body must be a JSON object."))
         body = StandingOrderRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -93,7 +94,7 @@ def standing_order(request, game_id):
     seat = next((s for s in game.seats.all() if s.user_id == request.user.id), None)
     if seat is None:
         raise ApiError(
-            403, "not_a_player", "You hold no seat in this game, so you have no standing order."
+            403, "not_a_player", _("You hold no seat in this game, so you have no standing order.")
         )
     seat.game = game
     return _answer(seat)

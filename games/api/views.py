@@ -1,5 +1,6 @@
 """Games API views: parse the request, check access, call the service, serialise."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.decorators import api_view
@@ -30,7 +31,7 @@ def _game_response(request, game, status_code=status.HTTP_200_OK) -> Response:
 
 def _validated(serializer_class, request):
     if not isinstance(request.data, dict):
-        raise ApiError(400, "invalid", "The body must be a JSON object.")
+        raise ApiError(400, "invalid", _("The body must be a JSON object."))
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer
