@@ -159,7 +159,9 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0, min_value=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a slow game lasts weeks; stay logged in a month
+# A slow game lasts weeks: a sign-in lasts SESSION_DAYS, so the links of later emails just
+# open the page instead of asking to sign in again.
+SESSION_COOKIE_AGE = 60 * 60 * 24 * env.int("SESSION_DAYS", 30, min_value=1)
 
 # --- Email ---------------------------------------------------------------------------
 # Django 6.1's MAILERS; the EMAIL_* variables below are this project's environment names.
