@@ -12,7 +12,7 @@ import pytest
 
 from accounts.models import User
 from games.models import Game
-from tests.factories import make_user, start_game
+from tests.factories import make_user, sign_in_verified, start_game
 
 
 @pytest.fixture(autouse=True)
@@ -87,6 +87,20 @@ def outsider(db) -> User:
 @pytest.fixture
 def moderator(db) -> User:
     return make_user("mod@example.com", is_staff=True)
+
+
+@pytest.fixture
+def moderator_client(client, moderator):
+    """The test client signed in to /admin/ as the moderator, password and TOTP verified."""
+    moderator.is_superuser = True
+    moderator.save()
+    return sign_in_verified(client, moderator)
+
+
+@pytest.fixture
+def admin_client(client, admin_user):
+    """pytest-django's ``admin_client``, with the second factor the admin site requires."""
+    return sign_in_verified(client, admin_user)
 
 
 @pytest.fixture

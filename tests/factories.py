@@ -12,6 +12,22 @@ def make_user(email: str, **fields) -> User:
     return User.objects.create_user(email, **fields)
 
 
+def sign_in_verified(client, user: User):
+    """Sign ``user`` in to ``client`` as the admin's form does: session and a TOTP device.
+
+    ``force_login`` alone is a password-only session, which the admin refuses (two factors).
+    """
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.create(user=user, name="test", confirmed=True)
+    client.force_login(user)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    return client
+
+
 def client_for(user: User | None) -> APIClient:
     """An API client that authenticates as ``user`` with an API key (None: anonymous)."""
     client = APIClient()

@@ -3,6 +3,7 @@
 import pytest
 
 from accounts.models import ApiToken, LoginLink, User
+from tests.factories import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -10,8 +11,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def moderator_client(client):
     admin = User.objects.create_superuser("mod@example.com")
-    client.force_login(admin)
-    return client
+    return sign_in_verified(client, admin)
 
 
 def test_user_list_and_search(moderator_client, player):

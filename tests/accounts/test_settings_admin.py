@@ -5,14 +5,14 @@ from datetime import UTC, datetime
 import pytest
 
 from accounts.models import NotificationSettings, User, Vacation
+from tests.factories import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def moderator_client(client):
-    client.force_login(User.objects.create_superuser("mod@example.com"))
-    return client
+    return sign_in_verified(client, User.objects.create_superuser("mod@example.com"))
 
 
 @pytest.fixture

@@ -11,14 +11,6 @@ from tests.factories import start_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def moderator_client(client, moderator):
-    moderator.is_superuser = True
-    moderator.save()
-    client.force_login(moderator)
-    return client
-
-
 def test_changelist_finds_games_by_player_email(moderator_client, game, anna, bert):
     other = start_game([bert, anna])
     response = moderator_client.get("/admin/games/game/", {"q": "carla@example.com"})

@@ -1,0 +1,91 @@
+"""The admin dashboard: what needs a moderator now, each count linked to its filtered list.
+
+One aggregate query per table, whatever the number of rows: the index page is the page
+moderators open most.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.apps import apps
+from django.db.models import Count, Q
+from django.urls import reverse
+
+from games.models import Game, GameStatus
+from notifications.models import OutboundEmail
+
+# A deadline sweep runs every minute (SWEEP_SECONDS); a game still waiting this long after
+# its deadline was not handled, so the sweep or its worker is failing.
+OVERDUE_GRACE = timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class DashboardTile:
+    """One count on the dashboard; ``alert`` when it is non-zero and asks for action."""
+
+    label: str
+    count: int
+    url: str
+    alert: bool = False
+
+
+def overdue(now: datetime) -> Q:
+    """Active games whose deadline passed more than ``OVERDUE_GRACE`` before ``now``."""
+    return Q(status=GameStatus.ACTIVE, deadline__lt=now - OVERDUE_GRACE)
+
+
+# Emails waiting for another attempt after a transient error.
+RETRYING = Q(status=OutboundEmail.Status.PENDING, attempts__gt=0)
+
+
+def dashboard_tiles(now: datetime) -> list[DashboardTile]:
+    """The dashboard's counts at ``now``, in the order they are shown."""
+    games_url = reverse("admin:games_game_changelist")
+    emails_url = reverse("admin:notifications_outboundemail_changelist")
+    games = Game.objects.aggregate(
+        active=Count("id", filter=Q(status=GameStatus.ACTIVE)),
+        overdue=Count("id", filter=overdue(now)),
+    )
+    emails = OutboundEmail.objects.aggregate(
+        failed=Count("id", filter=Q(status=OutboundEmail.Status.FAILED)),
+        retrying=Count("id", filter=RETRYING),
+    )
+    tiles = [
+        DashboardTile("Active games", games["active"], f"{games_url}?status__exact=active"),
+        DashboardTile(
+            "Games past their deadline by more than 15 minutes (the sweep is failing)",
+            games["overdue"],
+            f"{games_url}?overdue=yes",
+            alert=True,
+        ),
+        DashboardTile(
+            "Emails failed", emails["failed"], f"{emails_url}?status__exact=failed", alert=True
+        ),
+        DashboardTile(
+            "Emails waiting to be retried",
+            emails["retrying"],
+            f"{emails_url}?delivery=retrying",
+            alert=True,
+        ),
+    ]
+    return tiles + _moderation_tiles()
+
+
+def _moderation_tiles() -> list[DashboardTile]:
+    """Open reports and suspended players, once the moderation app provides them."""
+    tiles = []
+    if apps.is_installed("moderation"):
+        try:
+            report = apps.get_model("moderation", "Report")
+        except LookupError:
+            report = None
+        if report is not None and hasattr(report.objects, "open"):
+            tiles.append(
+                DashboardTile(
+                    "Open reports",
+                    report.objects.open().count(),
+                    reverse("admin:moderation_report_changelist") + "?open=yes",
+                    alert=True,
+                )
+            )
+    return tiles
