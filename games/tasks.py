@@ -10,8 +10,9 @@ from celery import shared_task
 
 from games import sweeps
 
-# One deadline sweep plays at most this many automatic moves; a larger backlog (after an
-# outage) is worked off by the following minutes' sweeps instead of one task running long.
+# One deadline sweep plays at most this many automatic moves (about 12 s of work, see
+# BENCHMARKS.md), so no task runs long; a larger backlog (after an outage) is carried on
+# by the next task at once, not a minute later.
 DEADLINE_SWEEP_BATCH_SIZE = 1000
 
 
@@ -21,10 +22,17 @@ def cancel_expired_invitations() -> int:
     return sweeps.cancel_expired_invitations()
 
 
-@shared_task
-def play_due_timeouts() -> int:
-    """Periodic (every minute): play the automatic move (P24) where a deadline has passed."""
-    return sweeps.play_due_timeouts(limit=DEADLINE_SWEEP_BATCH_SIZE)
+@shared_task(bind=True)
+def play_due_timeouts(self) -> int:
+    """Periodic (every minute): play the automatic move (P24) where a deadline has passed.
+
+    A full batch means more may be due: the sweep sends itself again (any free worker
+    takes it; SKIP LOCKED keeps it from colliding with the beat's next one).
+    """
+    played = sweeps.play_due_timeouts(limit=DEADLINE_SWEEP_BATCH_SIZE)
+    if played >= DEADLINE_SWEEP_BATCH_SIZE:
+        self.apply_async(expires=60)
+    return played
 
 
 @shared_task

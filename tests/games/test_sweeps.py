@@ -92,6 +92,21 @@ class TestPlayDueTimeouts:
         assert tasks.play_due_timeouts() == 1
         assert versions(game) == [1]
 
+    def test_a_full_batch_sends_the_task_again_until_the_backlog_is_gone(
+        self, anna, bert, monkeypatch
+    ):
+        games = [start_game([anna, bert]) for _ in range(5)]
+        make_overdue(*games)
+        monkeypatch.setattr(tasks, "DEADLINE_SWEEP_BATCH_SIZE", 2)
+        runs = []
+        sweep = sweeps.play_due_timeouts
+        monkeypatch.setattr(sweeps, "play_due_timeouts", lambda **kw: runs.append(1) or sweep(**kw))
+
+        # Tasks run eagerly in the tests: the follow-up tasks run inside this call.
+        assert tasks.play_due_timeouts.delay().get() == 2
+        assert versions(*games) == [1] * 5
+        assert len(runs) == 3  # 2 + 2 + 1: the last batch was not full, no fourth run
+
     def test_a_game_nobody_plays_runs_on_by_itself_and_ends_abandoned(self, anna, bert):
         # Rules P24: each passed deadline plays the automatic move; P25: when a whole round
         # went by without a single move by a player, the game is aborted as abandoned.
