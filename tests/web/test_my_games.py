@@ -165,5 +165,7 @@ def test_declining_cancels_and_a_stranger_cannot_answer(anna, bert, outsider, cl
 
 
 def test_the_home_page_links_signed_in_players_to_their_games(anna, client_of):
-    assert 'href="/games/"' in client_of(anna).get("/").content.decode()
-    assert 'href="/games/"' not in Client().get("/").content.decode()
+    invitation = "My games: whose turn it is, and start a new game"
+    body = client_of(anna).get("/").content.decode()
+    assert f'<a href="/games/">{invitation}</a>' in body
+    assert invitation not in Client().get("/").content.decode()
