@@ -12,5 +12,7 @@ urlpatterns = [
     path("games/", lobby_views.my_games, name="my-games"),
     path("games/<uuid:game_id>/replay/", lobby_views.replay, name="replay"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
+    path("games/<uuid:game_id>/move/", views.play_move, name="move"),
+    path("games/<uuid:game_id>/version/", views.game_version, name="version"),
     path("games/<uuid:game_id>/enter/<str:token>/", views.game_entry, name="enter"),
 ]

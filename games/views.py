@@ -1,19 +1,21 @@
-"""Pages players reach from their email: the home page, invitations, a game and its signed link."""
+"""Pages players reach from their email: the home page, invitations, the game table (its
+move forms and live-refresh version) and its signed link."""
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.preferences import settings_for
 from accounts.views import MODEL_BACKEND
-from games import actions, describe, notify, queries
-from games.models import GameStatus
-from games.movelog import public_log
+from games import actions, notify, queries, table
+from games.models import Game, GameStatus
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -88,37 +90,91 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def game_page(request: HttpRequest, game_id) -> HttpResponse:
-    """A game as the signed-in player (or staff) may see it, read-only; 404 for outsiders.
+    """The table as the signed-in player (or staff) may see it, with the player's moves as
+    forms (they post to ``play_move``); 404 for outsiders.
 
-    Shows the engine's view for the reader's seat (a spectator's view for staff without a
-    seat) and the public move log as rules P23 lets that reader see it.
+    Drawn only from ``Game.table_view`` for the reader's seat (a spectator's view for staff
+    without a seat: no forms) and ``public_log`` (rules P23), through ``games.table``.
     """
-    try:
-        game = queries.get_visible_game(request.user, game_id)
-    except actions.GameError:
-        raise Http404("No such game, or you are not a player of it.") from None
+    game = _visible_game_or_404(request.user, game_id)
     seat = queries.seat_of(game, request.user)
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = describe.Names([s.user.public_name for s in seats], seat)
-    table = log = None
-    if game.state is not None:
-        view = game.rules.view(game.load_state(), seat)
-        table = describe.describe_table(view, names)
-        if game.result is not None:
-            table["result"] = describe.describe_result(game.result, names)
-        moves = list(game.moves.order_by("number"))
-        entries = public_log(game, seat, moves)
-        rounds = {move.number: move.round for move in moves}
-        current_round = game.round if game.is_active else None
-        log = describe.describe_log(entries, rounds, current_round, names, game.rules.card)
-    zone = settings_for(request.user).zone
+    # The reader's own settings came with their seat (SEATS_WITH_USERS): no extra query.
+    reader = next((s.user for s in seats if s.seat == seat), request.user)
+    zone = settings_for(reader).zone
     context = {
         "game": game,
         "seats": seats,
+        "player_names": ", ".join(s.user.public_name for s in seats),
         "reader_seat": seat,
-        "table": table,
-        "log": log,
-        "deadline": describe.format_moment(game.deadline, zone) if game.is_active else "",
-        "current_name": None if game.current_seat is None else names.subject(game.current_seat),
+        "table": table.table_context(game, seat, zone),
+        "refresh_every_seconds": REFRESH_EVERY_SECONDS,
     }
     return render(request, "games/game.html", context)
+
+
+# How often an open table asks whether the game moved on (static/js/table.js): a few
+# seconds feels live to someone watching, and the answer is one indexed query.
+REFRESH_EVERY_SECONDS = 5
+
+
+@login_required
+@require_POST
+def play_move(request: HttpRequest, game_id) -> HttpResponse:
+    """A move form of the table: play it, then back to the table (POST-redirect-GET).
+
+    A refused move (stale ``version``, not the poster's turn, illegal, game over) changes
+    nothing and is told as a message above the current table, never as an error page.
+    Outsiders get 404 like the table itself.
+    """
+    _visible_game_or_404(request.user, game_id)
+    try:
+        version, action = table.parse_move(request.POST)
+        actions.do_play_move(game_id, request.user, version, action)
+    except actions.GameError as refused:
+        if refused.code == "not_found":
+            raise Http404(refused.detail) from None
+        messages.error(request, _refusal_message(refused))
+    else:
+        messages.success(request, _("Your move was played."))
+    return redirect("games:game", game_id=game_id)
+
+
+def _refusal_message(refused: actions.GameError) -> str:
+    """What a refused move form tells its player; the table below it is the current one."""
+    if refused.code == "stale_version":
+        return _(
+            "The table changed before your move arrived (another move was played, or the "
+            "form was sent twice), so nothing was played. Here is the table as it is now."
+        )
+    if refused.code == "not_your_turn":
+        return _("It is not your turn, so nothing was played. Here is the table as it is now.")
+    return refused.detail
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def game_version(request: HttpRequest, game_id) -> JsonResponse:
+    """``{"version": n, "status": "active"}`` for an open table's live refresh (static/js/table.js).
+
+    One indexed query (the game's primary key, joined to the reader's seat for players),
+    never cached. The same access as the table: 404 for outsiders and missing games, 401
+    (not a login redirect: a script asks) for anonymous visitors.
+    """
+    user = request.user
+    if not user.is_authenticated:
+        return JsonResponse({"code": "not_authenticated"}, status=401)
+    games = Game.objects.filter(id=game_id)
+    if not user.is_staff:
+        games = games.filter(seats__user=user)
+    row = games.values("version", "status").first()
+    if row is None:
+        return JsonResponse({"code": "not_found"}, status=404)
+    return JsonResponse(row)
+
+
+def _visible_game_or_404(user, game_id) -> Game:
+    try:
+        return queries.get_visible_game(user, game_id)
+    except actions.GameError:
+        raise Http404("No such game, or you are not a player of it.") from None

@@ -105,7 +105,7 @@ def test_game_page_shows_the_table_as_the_players_view_gives_it(game, anna, bert
     page = response.content.decode()
     view = piratz.view(game.load_state(), 1)
     [card] = view["face_up"]
-    assert "Face-up row:</strong> 1 coin, rat (#2)" in page
+    assert 'role="img" aria-label="1 coin, rat (#2)" data-card="2"' in page
     assert f"{view['draw_pile']} cards" in page
     assert "It is <strong>Anna</strong>'s turn, deciding whether" in page
     assert "Anna revealed 1 coin, rat (#2)." in page
@@ -124,7 +124,7 @@ def test_blind_game_page_shows_counts_only(anna, bert):
     client = Client()
     client.force_login(anna)
     page = client.get(reverse("games:game", args=[game.id])).content.decode()
-    assert "Yours: 1 card (spade placed)" in page
+    assert "Anna (you)" in page and "Spade placed." in page and "1 card collected." in page
     assert "Blind mode: only the counts show until the end." in page
 
 

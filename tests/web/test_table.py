@@ -1,0 +1,404 @@
+"""The game table in the browser: its move forms, refused moves, access, blind mode, the
+live-refresh version endpoint and the page's cost (Django test client)."""
+
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import Vacation
+from games import actions
+from games.models import Game
+from games.rules import piratz
+from tests.api.secrets_scan import assert_no_secrets
+from tests.browser.hidden import HiddenInformationScan
+from tests.factories import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+class _FormReader(HTMLParser):
+    """The page's move forms (``form[data-action]``): each one's fixed fields and choices."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self.form: dict | None = None
+        self.select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "form" and "data-action" in attributes:
+            self.form = {
+                "action": attributes["data-action"],
+                "url": attributes["action"],
+                "fields": {},
+                "choices": {},
+            }
+            self.forms.append(self.form)
+        elif self.form is None:
+            return
+        elif tag == "input" and attributes.get("type") == "hidden":
+            self.form["fields"][attributes["name"]] = attributes.get("value", "")
+        elif tag == "select":
+            self.select = attributes["name"]
+            self.form["choices"][self.select] = []
+        elif tag == "option" and self.select:
+            self.form["choices"][self.select].append(attributes["value"])
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.form = None
+        elif tag == "select":
+            self.select = None
+
+
+def move_forms(page: str) -> list[dict]:
+    reader = _FormReader()
+    reader.feed(page)
+    return reader.forms
+
+
+def submit(client: Client, form: dict, choice: int = 0):
+    """Post ``form`` as a browser would, each select set to its ``choice``-th option."""
+    data = {k: v for k, v in form["fields"].items() if k != "csrfmiddlewaretoken"}
+    for name, options in form["choices"].items():
+        data[name] = options[choice % len(options)]
+    return client.post(form["url"], data)
+
+
+def table_url(game) -> str:
+    return reverse("games:game", args=[game.id])
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_of(client: Client, game) -> str:
+    response = client.get(table_url(game))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def messages_of(page: str) -> str:
+    start = page.find('<div class="messages">')
+    return "" if start < 0 else page[start : page.index("</div>", start)]
+
+
+# --- Moves by form ---------------------------------------------------------------------
+
+
+def test_reveal_by_form_plays_the_move_and_comes_back_to_the_table(game, anna):
+    client = signed_in(anna)
+    forms = move_forms(page_of(client, game))
+    [reveal] = [form for form in forms if form["action"] == "reveal"]
+    assert reveal["fields"]["version"] == "0"
+    response = submit(client, reveal)
+    assert response.status_code == 302 and response["Location"] == table_url(game)
+    game.refresh_from_db()
+    assert game.version == 1 and game.moves.get().action == {"action": "reveal"}
+    page = client.get(response["Location"]).content.decode()
+    assert 'role="status">Your move was played.' in page
+    assert 'data-version="1"' in page
+
+
+def test_end_turn_by_form_hands_the_turn_on(game, anna):
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    client = signed_in(anna)
+    [end] = [form for form in move_forms(page_of(client, game)) if form["action"] == "end_turn"]
+    submit(client, end)
+    game.refresh_from_db()
+    assert game.version == 2 and game.current_seat == 1
+
+
+def test_each_pass_form_posts_a_legal_pass_and_says_what_it_takes(game, anna):
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    client = signed_in(anna)
+    page = page_of(client, game)
+    [face_up] = piratz.view(game.load_state(), 0)["face_up"]
+    assert face_up == {"id": 2, "treasures": {"coins": 1}, "rat": True, "skull": False}
+    forms = [form for form in move_forms(page) if form["action"] == "pass"]
+    assert [form["fields"]["treasure"] for form in forms] == list(piratz.TREASURES)
+    # Naming coins takes the one card; every other type leaves it to be buried.
+    assert "Naming coins takes 1 card: 1 coin." in page
+    assert "Naming rings takes nothing." in page
+    coins = next(form for form in forms if form["fields"]["treasure"] == "coins")
+    assert coins["fields"]["bury"] == "" and "bury" not in coins["choices"]
+    rings = next(form for form in forms if form["fields"]["treasure"] == "rings")
+    assert rings["choices"] == {"bury": ["2"]}
+    submit(client, rings)
+    game.refresh_from_db()
+    assert game.moves.last().action == {"action": "pass", "treasure": "rings", "bury": 2}
+    assert game.version == 2 and game.current_seat == 1
+
+
+def test_a_rat_alert_is_resolved_by_form(game, anna, bert, carla):
+    players = [anna, bert, carla]
+    version = 0
+    while True:  # each player reveals one card and ends their turn, until two rats lie face up
+        player = players[game.current_seat]
+        game = actions.do_play_move(game.id, player, version, {"action": "reveal"})
+        version += 1
+        if game.load_state().phase == "alarm":
+            break
+        game = actions.do_play_move(game.id, player, version, {"action": "end_turn"})
+        version += 1
+    seat = game.current_seat
+    client = signed_in(player)
+    forms = move_forms(page_of(client, game))
+    assert {form["action"] for form in forms} == {"resolve_alarm"}
+    rats = [card["id"] for card in piratz.view(game.load_state(), seat)["face_up"] if card["rat"]]
+    assert sorted(int(form["fields"]["keep"]) for form in forms) == sorted(rats)
+    form = forms[1]
+    submit(client, form, choice=1)
+    game.refresh_from_db()
+    last = game.moves.last().action
+    assert last["action"] == "resolve_alarm" and last["keep"] == int(form["fields"]["keep"])
+    bury = form["choices"]["bury"]
+    assert last["bury"] == int(bury[1 % len(bury)])
+    assert game.version == version + 1
+
+
+# --- Refused moves: a message and the current table, nothing changed --------------------
+
+
+def test_a_stale_form_changes_nothing_and_says_why(game, anna, bert):
+    client = signed_in(anna)
+    [reveal] = [form for form in move_forms(page_of(client, game)) if form["action"] == "reveal"]
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    game = actions.do_play_move(game.id, anna, 1, {"action": "end_turn"})
+    game = actions.do_play_move(game.id, bert, 2, {"action": "reveal"})
+    # Anna's old form (version 0) now names a move she no longer has: refused.
+    anna_pass = {**reveal, "fields": {**reveal["fields"], "version": "0"}}
+    response = submit(client, anna_pass)
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == 3
+    # Bert's end-turn form from before his reveal is stale.
+    bert_client = signed_in(bert)
+    bert_form = {**reveal, "fields": {"version": "2", "action": "end_turn"}}
+    response = submit(bert_client, bert_form)
+    assert response.status_code == 302 and response["Location"] == table_url(game)
+    game.refresh_from_db()
+    assert game.version == 3
+    page = bert_client.get(table_url(game)).content.decode()
+    assert "The table changed before your move arrived" in messages_of(page)
+    assert 'role="alert"' in messages_of(page)
+    assert 'data-version="3"' in page
+
+
+def test_out_of_turn_form_is_refused_with_a_message(game, bert):
+    client = signed_in(bert)
+    form = {
+        "url": reverse("games:move", args=[game.id]),
+        "fields": {"version": "0", "action": "reveal"},
+        "choices": {},
+    }
+    response = submit(client, form)
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == 0
+    page = client.get(table_url(game)).content.decode()
+    assert "It is not your turn, so nothing was played." in messages_of(page)
+    assert not move_forms(page)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"action": "reveal"},
+        {"version": "x", "action": "reveal"},
+        {"version": "0", "action": "dance"},
+        {"version": "0", "action": "pass", "treasure": "coins"},
+        {"version": "0", "action": "pass", "treasure": "coins", "bury": "two"},
+    ],
+)
+def test_a_malformed_form_is_a_message_not_an_error_page(game, anna, fields):
+    client = signed_in(anna)
+    response = client.post(reverse("games:move", args=[game.id]), fields)
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == 0
+    assert "That move form was incomplete" in messages_of(page_of(client, game))
+
+
+def test_an_illegal_choice_is_refused_with_the_rules_reason(game, anna):
+    client = signed_in(anna)
+    data = {"version": "0", "action": "end_turn"}  # not before a reveal (rules P9)
+    client.post(reverse("games:move", args=[game.id]), data)
+    game.refresh_from_db()
+    assert game.version == 0
+    assert 'role="alert"' in messages_of(page_of(client, game))
+
+
+# --- Who sees what ---------------------------------------------------------------------
+
+
+def test_outsiders_get_404_everywhere_and_anonymous_visitors_the_login(game, outsider):
+    client = signed_in(outsider)
+    move = reverse("games:move", args=[game.id])
+    version = reverse("games:version", args=[game.id])
+    assert client.get(table_url(game)).status_code == 404
+    assert client.post(move, {"version": "0", "action": "reveal"}).status_code == 404
+    assert client.get(version).status_code == 404
+    game.refresh_from_db()
+    assert game.version == 0
+    anonymous = Client()
+    response = anonymous.get(table_url(game))
+    assert response.status_code == 302 and f"next={table_url(game)}" in response["Location"]
+    assert anonymous.post(move, {"version": "0", "action": "reveal"}).status_code == 302
+    assert anonymous.get(version).status_code == 401
+
+
+def test_spectating_staff_see_the_table_without_forms(game, moderator):
+    client = signed_in(moderator)
+    page = page_of(client, game)
+    assert 'data-version="0"' in page and "Face-up row" in page
+    assert not move_forms(page) and "data-action" not in page
+    response = client.post(
+        reverse("games:move", args=[game.id]), {"version": "0", "action": "reveal"}
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == 0
+    assert "hold no seat" in messages_of(page_of(client, game))
+
+
+def test_other_players_see_the_table_but_no_forms(game, anna, bert):
+    page = page_of(signed_in(bert), game)
+    assert not move_forms(page)
+    assert (
+        "It is <strong>Anna</strong>&#x27;s turn" in page
+        or "It is <strong>Anna</strong>'s turn" in page
+    )
+
+
+def _pass_first_card(game, user, version):
+    view = piratz.view(game.load_state(), game.current_seat)
+    treasure = next(iter(view["face_up"][0]["treasures"]))
+    return actions.do_play_move(
+        game.id, user, version, {"action": "pass", "treasure": treasure, "bury": None}
+    )
+
+
+def test_blind_table_shows_counts_only_and_no_unseen_cards(anna, bert):
+    game = start_game([anna, bert], blind=True)
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    game = _pass_first_card(game, anna, 1)
+    [collected] = piratz.dump(game.load_state())["collected"][0]
+    for user, seat in ((anna, 0), (bert, 1)):
+        page = page_of(signed_in(user), game)
+        assert "1 card collected." in page and "Blind mode: only the counts show" in page
+        assert "Unseen cards" not in page
+        # The log may name it (rules P23: the moves since a player's own last one), but
+        # no collection draws it.
+        assert f'data-card="{collected}"' not in page
+        assert_no_secrets(page, game.load_state(), blind_viewer=True)
+        HiddenInformationScan(game.id, seat)(table_url(game), page, "text/html")
+
+
+def test_open_table_draws_collections_and_the_unseen_cards(anna, bert):
+    game = start_game([anna, bert])
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    game = _pass_first_card(game, anna, 1)
+    state = game.load_state()
+    [collected] = piratz.dump(state)["collected"][0]
+    page = page_of(signed_in(bert), game)
+    assert f'data-card="{collected}"' in page
+    unseen = piratz.view(state, 1)["unseen"]
+    assert f"{len(unseen)} cards not seen yet" in page
+    assert all(f'data-card="{card["id"]}"' in page for card in unseen)
+    assert_no_secrets(page, state)
+    HiddenInformationScan(game.id, 1)(table_url(game), page, "text/html")
+
+
+def test_every_card_has_a_text_alternative(game, anna):
+    game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    page = page_of(signed_in(anna), game)
+    assert page.count('<svg class="piratz-card') == page.count('role="img" aria-label="')
+    assert "<title>1 coin, rat (#2)</title>" in page
+
+
+def test_the_last_round_turns_the_draw_pile_red(anna, bert):
+    game = start_game([anna, bert])
+    state = game.load_state()
+    # Bring the game to its last round through the engine: reveal on until the pile is out.
+    while not state.last_round:
+        seat = state.current
+        legal = piratz.legal_actions(state, seat)
+        reveal = {"action": "reveal"}
+        action = reveal if reveal in legal else next(a for a in legal if a["action"] != "reveal")
+        if state.phase == "decide" and len(state.face_up) > 4:
+            action = next(a for a in legal if a["action"] == "pass")
+        state = piratz.apply(state, seat, action)
+    Game.objects.filter(id=game.id).update(state=piratz.dump(state), current_seat=state.current)
+    page = page_of(signed_in(anna), game)
+    assert "pile pile--last-round" in page
+    assert "Last round: the draw pile has run out" in page
+
+
+def test_deadline_is_local_with_the_time_left_and_vacations_show(anna, bert, time_machine):
+    time_machine.move_to(datetime(2030, 11, 19, 9, 0, tzinfo=UTC), tick=False)
+    game = start_game([anna, bert])
+    Vacation.objects.create(
+        user=bert,
+        starts_at=datetime(2030, 11, 19, 0, 0, tzinfo=UTC),
+        ends_at=datetime(2030, 11, 26, 0, 0, tzinfo=UTC),
+    )
+    time_machine.move_to(datetime(2030, 11, 19, 14, 0, tzinfo=UTC), tick=False)
+    page = page_of(signed_in(anna), game)
+    # 72 hours from 09:00, seen five hours later.
+    assert "the turn ends Friday 22 November, 09:00 UTC (in 2\xa0days, 19\xa0hours)." in page
+    assert "On vacation until Tuesday 26 November, 00:00 UTC" in page
+
+
+# --- The live refresh's version endpoint and the page's cost ---------------------------
+
+
+def test_version_endpoint_answers_from_one_query_and_is_not_cached(game, anna):
+    client = signed_in(anna)
+    url = reverse("games:version", args=[game.id])
+    client.get(url)  # the session and user are loaded once per request; count the rest
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.json() == {"version": 0, "status": "active"}
+    assert "no-cache" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
+    game_queries = [q["sql"] for q in queries if "games_game" in q["sql"]]
+    assert len(game_queries) == 1 and "state" not in game_queries[0].split("FROM")[0]
+    actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+    assert client.get(url).json() == {"version": 1, "status": "active"}
+
+
+def test_staff_may_ask_the_version_of_any_game(game, moderator):
+    response = signed_in(moderator).get(reverse("games:version", args=[game.id]))
+    assert response.json()["version"] == 0
+
+
+def test_the_tables_query_count_does_not_grow_with_the_game(anna, bert, carla):
+    def queries_for(game) -> int:
+        client = signed_in(anna)
+        client.get(table_url(game))
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(table_url(game)).status_code == 200
+        return len(queries)
+
+    short = start_game([anna, bert, carla])
+    long = start_game([anna, bert, carla])
+    players = [anna, bert, carla]
+    for version in range(8):  # reveals, ends of turns and a rat alert: the first legal move
+        seat = long.current_seat
+        action = piratz.legal_actions(long.load_state(), seat)[0]
+        long = actions.do_play_move(long.id, players[seat], version, action)
+    Vacation.objects.create(
+        user=bert, starts_at=datetime.now(UTC), ends_at=datetime.now(UTC) + timedelta(days=2)
+    )
+    # The session, the user, the game, its seats (users, settings, vacations), its moves.
+    assert queries_for(short) == queries_for(long) == 5
