@@ -141,6 +141,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"  # `manage.py collectstatic` fills it for production
+# The site's own stylesheet and scripts (static/css, static/js), beside the apps' static/.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
 
