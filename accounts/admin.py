@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 
+from moderation.admin import suspend_users, unsuspend_users
+
 from .forms import UserChangeForm, UserCreationForm
 from .models import ApiToken, LoginLink, NotificationSettings, User, Vacation
 
@@ -17,9 +19,13 @@ class UserAdmin(DjangoUserAdmin):
     list_filter = ("is_staff", "is_superuser", "is_active", "groups")
     search_fields = ("email", "display_name")
     ordering = ("email",)
-    readonly_fields = ("last_login", "date_joined")
+    readonly_fields = ("last_login", "date_joined", "suspended_at", "suspended_until")
+    # Suspensions go through moderation.actions (they move game deadlines and write the
+    # audit log), never through the form: the fields are shown read-only.
+    actions = [suspend_users, unsuspend_users]
     fieldsets = (
         (None, {"fields": ("email", "display_name", "password")}),
+        ("Suspension", {"fields": ("suspended_at", "suspended_until")}),
         (
             "Permissions",
             {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},

@@ -37,6 +37,7 @@ class LinkProblem(StrEnum):
     EXPIRED = "expired"
     USED = "used"
     INACTIVE = "inactive"  # the account was disabled by a moderator
+    SUSPENDED = "suspended"  # a moderator suspended the player (User.is_suspended)
 
 
 class LoginLinkError(Exception):
@@ -103,6 +104,9 @@ def request_login_link(email: str, next_url: str = "") -> bool:
         if user is not None and not user.is_active:
             logger.info("Login link not sent to %s: account disabled", mask_email(email))
             return False
+        if user is not None and user.is_suspended(now):
+            logger.info("Login link not sent to %s: player suspended", mask_email(email))
+            return False
         recent = LoginLink.objects.filter(email=email, created_at__gt=now - CAP_WINDOW).count()
         if recent >= settings.LOGIN_LINKS_PER_ADDRESS_PER_HOUR:
             # Only masked: the log is not the place for players' addresses.
@@ -133,7 +137,8 @@ def read_login_link(token: str) -> LoginLinkClaim:
 
     Raises ``LoginLinkError``: ``INVALID`` for a token we did not sign or no longer
     know, ``EXPIRED`` after ``LOGIN_LINK_MINUTES``, ``USED`` once redeemed,
-    ``INACTIVE`` for a disabled account.
+    ``INACTIVE`` for a disabled account, ``SUSPENDED`` while a moderator's suspension
+    runs (a link sent before it stops working too).
     """
     try:
         payload = signing.loads(token, salt=SALT, max_age=settings.LOGIN_LINK_MINUTES * 60)
@@ -156,6 +161,8 @@ def read_login_link(token: str) -> LoginLinkClaim:
         raise LoginLinkError(LinkProblem.USED, claim.next_url)
     if User.objects.filter(email=claim.email, is_active=False).exists():
         raise LoginLinkError(LinkProblem.INACTIVE)
+    if User.objects.filter(User.suspended_q(timezone.now()), email=claim.email).exists():
+        raise LoginLinkError(LinkProblem.SUSPENDED)
     return claim
 
 
@@ -178,6 +185,8 @@ def consume_login_link(token: str) -> LoginLinkUse:
         user = User.objects.get_or_create_for_email(claim.email)
         if not user.is_active:  # disabled between the read and now: roll the claim back
             raise LoginLinkError(LinkProblem.INACTIVE)
+        if user.is_suspended():  # likewise suspended
+            raise LoginLinkError(LinkProblem.SUSPENDED)
     return LoginLinkUse(user=user, next_url=claim.next_url)
 
 

@@ -78,6 +78,11 @@ class User(AbstractBaseUser, PermissionsMixin):
         help_text="Pages and emails are in this language; blank follows the browser.",
     )
     date_joined = models.DateTimeField(default=timezone.now)
+    # A moderator's suspension (moderation.actions.do_suspend_user; the reason is in the
+    # audit log). Suspended from suspended_at until suspended_until, or for good while
+    # suspended_until is null; it ends by itself: is_suspended() compares with now.
+    suspended_at = models.DateTimeField(null=True, blank=True, editable=False)
+    suspended_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -95,6 +100,23 @@ class User(AbstractBaseUser, PermissionsMixin):
     def public_name(self) -> str:
         """The name other players see: never the full address, which stays private."""
         return self.display_name or self.email.split("@", 1)[0]
+
+    def is_suspended(self, now: datetime | None = None) -> bool:
+        """Is this person suspended at ``now`` (default: now)?
+
+        While suspended their login links, game links and API key do not work, they
+        cannot create games or be invited, and their turns time out at once (rules P24).
+        """
+        if self.suspended_at is None:
+            return False
+        return self.suspended_until is None or (now or timezone.now()) < self.suspended_until
+
+    @staticmethod
+    def suspended_q(now: datetime) -> models.Q:
+        """The users suspended at ``now``, as a filter (``User.objects.filter(...)``)."""
+        return models.Q(suspended_at__isnull=False) & (
+            models.Q(suspended_until__isnull=True) | models.Q(suspended_until__gt=now)
+        )
 
 
 class ApiToken(models.Model):

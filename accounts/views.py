@@ -33,6 +33,7 @@ _PROBLEM_STATUS = {
     LinkProblem.EXPIRED: 410,
     LinkProblem.USED: 410,
     LinkProblem.INACTIVE: 403,
+    LinkProblem.SUSPENDED: 403,
 }
 
 

@@ -17,6 +17,7 @@ from django.template.response import TemplateResponse
 from games import actions
 from games.actions.moderation import MAX_REASON_LENGTH
 from games.models import BuriedCard, Game, Move, Seat
+from moderation.admin import AuditEntryInline
 
 
 class _ReadOnlyInline(admin.TabularInline):
@@ -131,7 +132,7 @@ class GameAdmin(admin.ModelAdmin):
     # The secret state is never shown, not even to moderators: they do not play, but they
     # might, and a screenshot of the admin must not carry the draw order.
     exclude = ["state"]
-    inlines = [SeatInline, MoveInline]
+    inlines = [SeatInline, MoveInline, AuditEntryInline]  # the moderators' actions beside the log
     actions = list(MODERATOR_ACTIONS)
 
     def has_add_permission(self, request):

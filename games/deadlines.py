@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from accounts.preferences import EmailKind, settings_for, vacations_between
 from games.models import Game, GameStatus, Seat
@@ -139,7 +140,13 @@ def turn_deadline(game: Game, seat: int, turn_start: datetime) -> datetime:
     The game's turn length (plus any time moderators granted this turn,
     ``game.turn_extension``) of clock time outside that player's vacations, then moved
     out of the player's quiet hours (see ``deadline_after``). Reads the database.
+
+    A suspended player's turn times out at once (rules P24; ``User.is_suspended``): the
+    deadline is now (or ``turn_start`` if that is later), for the deadline sweep to play.
     """
+    user = _seat_user(game, seat)
+    if user.is_suspended():
+        return max(turn_start, timezone.now())
     user, length, vacations = _clock(game, seat, turn_start)
     return deadline_after(turn_start, length, vacations, settings_for(user).quiet_until)
 
@@ -177,7 +184,10 @@ def schedule_reminders(game: Game, *, new_turn: bool) -> None:
     game.next_reminder_at = None
     if game.status != GameStatus.ACTIVE or game.deadline is None or game.current_seat is None:
         return
-    prefs = settings_for(_seat_user(game, game.current_seat))
+    player = _seat_user(game, game.current_seat)
+    if player.is_suspended():
+        return  # the turn is played for them at once: nothing to remind of
+    prefs = settings_for(player)
     if not prefs.wants(EmailKind.REMINDER):
         return
     due = reminder_due(
@@ -222,8 +232,9 @@ def recompute_deadline(game: Game) -> None:
 def refresh_deadlines_for(user) -> int:
     """Recompute the deadline of every active game whose current player is ``user``.
 
-    Call it after ``user``'s vacations change, in the same transaction: a vacation
-    running during the turn pauses its clock; one ended early gives the time back.
+    Call it after ``user``'s vacations or suspension change, in the same transaction: a
+    vacation running during the turn pauses its clock; one ended early gives the time
+    back; a suspension makes the deadline now, and its end gives the turn's clock back.
     Each game row is locked while it changes, so a move or a timeout racing this sees
     either the old deadline or the new one. Returns how many games were looked at.
     """

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "moderation",  # audit log, suspensions, players' reports
 ]
 
 MIDDLEWARE = [
@@ -285,7 +286,8 @@ LOGIN_LINKS_PER_ADDRESS_PER_HOUR = env.int("LOGIN_LINKS_PER_ADDRESS_PER_HOUR", 5
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.ApiTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # DRF's, refusing suspended players (403 suspended) as the API key does.
+        "accounts.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -302,6 +304,7 @@ REST_FRAMEWORK = {
         "anon": env.str("API_THROTTLE_ANON", "60/min"),
         "user": env.str("API_THROTTLE_USER", "600/min"),
         "login_link": env.str("API_THROTTLE_LOGIN_LINK", "10/hour"),
+        "reports": env.str("API_THROTTLE_REPORTS", "10/hour"),  # POST /api/reports/, per user
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

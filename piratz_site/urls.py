@@ -10,10 +10,12 @@ from django.urls import include, path
 from accounts.languages import set_language
 from accounts.settings_views import settings_page
 from accounts.views import unsubscribe
+from moderation.api import file_report
 from notifications.dev_views import mailbox
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/reports/", file_report, name="api-reports"),
     path("api/", include("games.api.urls")),
     path("api/auth/", include("accounts.api_urls")),
     path("api/me/", include("accounts.me_urls")),

@@ -186,10 +186,7 @@ def do_accept_invitation(game_id, user: User) -> Game:
         if user.is_suspended(now):
             raise GameError(
                 "suspended",
-                _(
-                    "A moderator has suspended your account, so you cannot join games "
-                    "for now."
-                ),
+                _("A moderator has suspended your account, so you cannot join games for now."),
             )
         if seat.accepted_at is None:
             seat.accepted_at = now

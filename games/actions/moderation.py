@@ -128,4 +128,3 @@ def _check_version(game: Game, version: int | None) -> None:
             )
             % {"seen": version, "now": game.version},
         )
-

@@ -10,6 +10,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from accounts.authentication import SuspendedError
 from games.errors import GameError
 
 logger = logging.getLogger(__name__)
@@ -25,6 +26,7 @@ STATUS_OF_CODE = {
     "stale_version": 409,
     "game_not_active": 409,
     "throttled": 429,
+    "suspended": 403,
 }
 
 
@@ -60,6 +62,7 @@ _CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "not_authenticated",
     exceptions.NotFound: "not_found",
+    SuspendedError: "suspended",  # before PermissionDenied, its base class
     exceptions.PermissionDenied: "permission_denied",
     exceptions.MethodNotAllowed: "method_not_allowed",
     exceptions.NotAcceptable: "not_acceptable",

@@ -106,7 +106,7 @@ def test_a_game_that_moved_since_the_moderator_looked_is_left_alone(
 def test_refused_action_is_reported_not_crashed(moderator_client, game, moderator):
     from games import actions
 
-    actions.do_abort_game(game.id, moderator)
+    actions.do_abort_game(game.id, moderator, reason="test")
     game.refresh_from_db()
     response = moderate(moderator_client, "abort_games", [game])
     assert "already aborted" in response.content.decode()

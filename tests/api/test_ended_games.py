@@ -35,7 +35,7 @@ def assert_shows_the_table_as_it_ended(body: dict, game: Game, seat: int | None)
 def test_a_moderator_abort_shows_the_game_ended_to_players_and_staff(anna, bert, carla, moderator):
     game = _mid_game(anna, bert, carla)
     assert piratz.view(piratz.load(game.state), 0)["legal_actions"]  # she had moves
-    actions.do_abort_game(game.id, moderator)
+    actions.do_abort_game(game.id, moderator, reason="test")
 
     for seat, user in [(0, anna), (1, bert), (None, moderator)]:
         response = client_for(user).get(f"/api/games/{game.id}/")
@@ -53,7 +53,7 @@ def test_a_moderator_abort_shows_the_game_ended_to_players_and_staff(anna, bert,
 def test_a_p25_abandoned_game_shows_ended(anna, bert, moderator):
     game = start_game([anna, bert], seed=3)
     while game.status == GameStatus.ACTIVE:
-        actions.do_play_timeout(game.id, moderator=moderator)
+        actions.do_play_timeout(game.id, moderator=moderator, reason="test")
         game.refresh_from_db()
     assert game.end_reason == EndReason.ABANDONED
 
@@ -64,7 +64,7 @@ def test_a_p25_abandoned_game_shows_ended(anna, bert, moderator):
 
 def test_a_game_aborted_before_it_started_has_no_table(anna, bert, moderator):
     game = actions.do_create_game(anna, [anna.email, bert.email])
-    actions.do_abort_game(game.id, moderator)
+    actions.do_abort_game(game.id, moderator, reason="test")
     body = client_for(anna).get(f"/api/games/{game.id}/").json()
     assert (body["status"], body["state"]) == ("aborted", None)
 

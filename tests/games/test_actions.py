@@ -75,14 +75,14 @@ class TestAutomaticMove:
         assert not Move.objects.exists()
 
     def test_moderator_can_force_it_any_time(self, game, moderator):
-        actions.do_play_timeout(game.id, moderator=moderator)
+        actions.do_play_timeout(game.id, moderator=moderator, reason="test")
         move = Move.objects.get(game=game)
         assert (move.actor, move.actor_user) == (Actor.MODERATOR, moderator)
 
     def test_p25_a_round_of_only_automatic_moves_aborts_the_game(self, anna, bert, moderator):
         game = start_game([anna, bert], seed=3)
         while game.status == GameStatus.ACTIVE and game.round == 1:
-            actions.do_play_timeout(game.id, moderator=moderator)
+            actions.do_play_timeout(game.id, moderator=moderator, reason="test")
             game.refresh_from_db()
         assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.ABANDONED)
         assert game.result is None and game.deadline is None
@@ -92,7 +92,7 @@ class TestAutomaticMove:
         actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
         game.refresh_from_db()
         while game.status == GameStatus.ACTIVE and game.round == 1:
-            actions.do_play_timeout(game.id, moderator=moderator)
+            actions.do_play_timeout(game.id, moderator=moderator, reason="test")
             game.refresh_from_db()
         assert game.status == GameStatus.ACTIVE and game.round == 2
 
@@ -100,22 +100,22 @@ class TestAutomaticMove:
 class TestModeration:
     def test_extend_deadline(self, game, moderator):
         before = game.deadline
-        actions.do_extend_deadline(game.id, moderator, 24)
+        actions.do_extend_deadline(game.id, moderator, 24, reason="test")
         game.refresh_from_db()
         assert game.deadline == before + timedelta(hours=24)
 
     @pytest.mark.parametrize("hours", [0, 721, "5"])
     def test_extend_deadline_rejects_bad_hours(self, game, moderator, hours):
         with pytest.raises(actions.GameError) as refused:
-            actions.do_extend_deadline(game.id, moderator, hours)
+            actions.do_extend_deadline(game.id, moderator, hours, reason="test")
         assert refused.value.code == "invalid"
 
     def test_abort(self, game, moderator):
-        actions.do_abort_game(game.id, moderator)
+        actions.do_abort_game(game.id, moderator, reason="test")
         game.refresh_from_db()
         assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.MODERATOR)
         with pytest.raises(actions.GameError) as refused:
-            actions.do_abort_game(game.id, moderator)
+            actions.do_abort_game(game.id, moderator, reason="test")
         assert refused.value.code == "game_not_active"
         with pytest.raises(actions.GameError):
-            actions.do_play_timeout(game.id, moderator=moderator)
+            actions.do_play_timeout(game.id, moderator=moderator, reason="test")

@@ -192,8 +192,8 @@ def test_quiet_hours_move_the_games_deadline(anna, bert):
 def test_a_moderators_extension_survives_a_vacation_declared_later(anna, bert, moderator):
     with time_machine.travel(START, tick=False):
         game = start_game([anna, bert])
-        actions.do_extend_deadline(game.id, moderator, 10)
-        actions.do_extend_deadline(game.id, moderator, 2)
+        actions.do_extend_deadline(game.id, moderator, 10, reason="test")
+        actions.do_extend_deadline(game.id, moderator, 2, reason="test")
     game.refresh_from_db()
     assert game.deadline == START + 84 * H
     with time_machine.travel(START + 1 * H, tick=False):
@@ -208,7 +208,7 @@ def test_an_extension_of_a_passed_deadline_counts_from_now(anna, bert, moderator
     with time_machine.travel(START, tick=False):
         game = start_game([anna, bert], turn_hours=10)
     with time_machine.travel(START + 15 * H, tick=False):
-        actions.do_extend_deadline(game.id, moderator, 3)
+        actions.do_extend_deadline(game.id, moderator, 3, reason="test")
     assert Game.objects.get(id=game.id).deadline == START + 18 * H
 
 

@@ -71,7 +71,8 @@ def test_a_player_who_has_not_moved_yet_watched_it_all(four_moves):
 
 def test_an_automatic_move_counts_as_the_players_own(four_moves, moderator):
     game = four_moves()
-    actions.do_play_timeout(game.id, moderator=moderator)  # Carla's turn, played for her
+    # Carla's turn, played for her:
+    actions.do_play_timeout(game.id, moderator=moderator, reason="test")
     game.refresh_from_db()
     carla = public_log(game, 2)
     assert carla[4]["automatic"] and carla[4] == public_log(game, None)[4]
@@ -86,7 +87,7 @@ def test_open_games_spectators_and_ended_games_show_everything(four_moves, moder
 
     blind = four_moves()
     assert full_numbers(public_log(blind, 1)) == [4]
-    actions.do_abort_game(blind.id, moderator)
+    actions.do_abort_game(blind.id, moderator, reason="test")
     blind.refresh_from_db()
     assert public_log(blind, 1) == public_log(blind, None)  # ended: all open now
 

@@ -148,7 +148,7 @@ def test_a_vacation_moves_the_reminders_with_the_deadline(started, anna):
 def test_a_moderators_extension_moves_the_reminders(started, anna, moderator):
     assert sweep_at(START + 48 * H) == 1  # the 24-hour reminder went out
     with time_machine.travel(START + 50 * H, tick=False):
-        actions.do_extend_deadline(started.id, moderator, 24)
+        actions.do_extend_deadline(started.id, moderator, 24, reason="test")
     game = Game.objects.get(id=started.id)
     # Only the 2-hour reminder is left: each goes out once per turn.
     assert game.next_reminder_at == START + 94 * H

@@ -1,0 +1,1 @@
+"""Moderation: the audit log of moderator actions, player suspensions and players' reports."""
