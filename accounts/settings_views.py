@@ -15,15 +15,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language_info, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games.errors import GameError
 
 from . import preferences
-from .models import NotificationSettings, Vacation
+from .models import NotificationSettings, User, Vacation
 
 # What each email a person may switch off is, in their words.
 EMAIL_KIND_LABELS = {
@@ -74,6 +74,13 @@ class SettingsForm(forms.Form):
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
     )
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language of the pages and emails"),
+        # Each language in its own name, as the switch on every page shows it.
+        choices=[("", gettext_lazy("The browser's language"))]
+        + [(code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES],
+        required=False,
+    )
     unsubscribed = forms.MultipleChoiceField(
         label=gettext_lazy("Switch off these emails"),
         choices=list(EMAIL_KIND_LABELS.items()),
@@ -111,11 +118,13 @@ class SettingsForm(forms.Form):
             "time_zone": data["time_zone"].strip(),
             "quiet_hours": quiet,
             "unsubscribed": list(data["unsubscribed"]),
+            "language": data["language"],
         }
 
     @classmethod
     def initial_for(cls, saved: NotificationSettings) -> dict:
         return {
+            "language": saved.user.language,
             "mode": saved.mode,
             "digest_hour": saved.digest_hour,
             "reminder_leads": ", ".join(str(lead) for lead in saved.reminder_leads),
@@ -184,7 +193,10 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         settings_form = SettingsForm(request.POST)
         if settings_form.is_valid():
             try:
-                preferences.do_update_settings(request.user, settings_form.changes(), now=now)
+                # The User itself, not the request's lazy wrapper: the action writes
+                # the language through the person's model class.
+                person = User.objects.get(pk=request.user.pk)
+                preferences.do_update_settings(person, settings_form.changes(), now=now)
             except GameError as refused:
                 settings_form.add_error(None, refused.detail)
             else:

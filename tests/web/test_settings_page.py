@@ -191,3 +191,17 @@ def test_another_players_vacation_cannot_be_ended(anna, bert, browser):
     assert "You have no vacation with this id." in response.content.decode()
     theirs.refresh_from_db()
     assert theirs.ends_at == datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def test_the_language_is_chosen_on_the_same_form(anna, browser):
+    body = browser.get("/settings/").content.decode()
+    assert '<option value="de">Deutsch</option>' in body
+    browser.post("/settings/", settings_post(language="de"))
+    anna.refresh_from_db()
+    assert anna.language == "de"
+    assert (
+        '<option value="de" selected>Deutsch</option>' in browser.get("/settings/").content.decode()
+    )
+    browser.post("/settings/", settings_post(language=""))  # back to the browser's language
+    anna.refresh_from_db()
+    assert anna.language == ""
