@@ -4,7 +4,7 @@ create a game, answer an invitation, open a game from its email, play a move."""
 import random
 import re
 
-from games.models import Game
+from games.models import Game, GameStatus
 from tests.browser.conftest import Visitor, a_game_id
 
 INVITATION_LINK = r"/invitations/[^/\s]+/"
@@ -16,9 +16,10 @@ def entry_link(game_id) -> str:
     return rf"/games/{game_id}/enter/[^/\s]+/"
 
 
-def sign_in(visitor: Visitor, email: str) -> None:
-    """Ask for a login link, open it from the email, confirm: signed in, on the home page."""
-    visitor.open("/accounts/login/")
+def sign_in(visitor: Visitor, email: str, *, start: str = "/accounts/login/") -> None:
+    """Open ``start`` (the login page, or a page that asks to sign in first), ask for a
+    login link, open it from the email and confirm: signed in, on the page it was for."""
+    visitor.open(start)
     visitor.page.get_by_label("Email").fill(email)
     visitor.click("Email me a login link")
     visitor.open(visitor.site.link_in_last_email(email, LOGIN_LINK))
@@ -93,3 +94,25 @@ def switch_language(visitor: Visitor, code: str) -> None:
     switch = visitor.page.locator("form.language-switch")
     switch.locator("select").select_option(code)
     visitor.click(switch.locator("button"))
+
+
+def step_through_the_replay(visitor: Visitor, game: Game, *, arrows: int = 1000) -> None:
+    """Open the replay (it shows the latest move), go to the start with the "first" link,
+    step forward with the "next" link, then with the arrow key (at most ``arrows`` times),
+    then jump to the last move; every step is a page, checked like all pages."""
+    visitor.open(f"/games/{game.id}/replay/")
+    steps = visitor.page.locator("[data-replay-step-current]")
+    assert steps.get_attribute("data-replay-step-current") == str(game.version)
+    visitor.click(visitor.page.locator('a[data-replay-step="first"]'))
+    assert steps.get_attribute("data-replay-step-current") == "0"
+    visitor.click(visitor.page.locator('a[data-replay-step="next"]'))
+    step = 1
+    while visitor.page.locator('a[data-replay-step="next"]').count() and step <= arrows:
+        visitor.press("ArrowRight")
+        step += 1
+        assert steps.get_attribute("data-replay-step-current") == str(step)
+    if visitor.page.locator('a[data-replay-step="last"]').count():
+        visitor.click(visitor.page.locator('a[data-replay-step="last"]'))
+    assert steps.get_attribute("data-replay-step-current") == str(game.version)
+    if game.status == GameStatus.FINISHED:
+        assert visitor.page.locator("[data-replay-scoring]").count(), "the scoring explained"

@@ -5,26 +5,62 @@ player may not see (rules P23: collections, the unseen set, reduced log entries)
 import json
 import re
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 from games.models import Game
 from games.movelog import public_log
 from games.rules import piratz
 from tests.api.secrets_scan import _contains_run, assert_no_secrets
 
-# How a card id shows in a page: in words ("1 coin, rat (#2)"), on a drawn card
-# (data-card="2"), or as the value a move form posts for it (bury / keep).
-CARD_ID_PATTERNS = re.compile(
-    r"\(#(\d+)\)"
-    r"|data-card(?:-id)?=\"(\d+)\""
-    r"|name=\"(?:bury|keep)\"[^>]*?value=\"(\d+)\""
-    r"|value=\"(\d+)\"[^>]*?name=\"(?:bury|keep)\""
-)
+# How a card id shows in a page: in words ("1 coin, rat (#2)", also in aria-labels and
+# titles), on a drawn card (data-card="2"), or as the value a move form posts for it (an
+# input or an option of a select named bury or keep).
+CARD_IN_WORDS = re.compile(r"\(#(\d+)\)")
+CARD_FIELDS = {"bury", "keep"}
 VERSION_PATTERNS = re.compile(r"data-version=\"(\d+)\"|\"version\":\s*(\d+)")
 
 
+class _CardIdReader(HTMLParser):
+    """Collects card ids in document order (see ``card_ids``)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: list[int] = []
+        self.select: str | None = None  # the name of the select being read
+
+    def _add(self, value: str | None) -> None:
+        if value and value.isdigit():
+            self.ids.append(int(value))
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        for name, value in attrs:
+            if name in ("data-card", "data-card-id"):
+                self._add(value)
+            elif value:
+                self.ids.extend(int(found) for found in CARD_IN_WORDS.findall(value))
+        if tag == "select":
+            self.select = attributes.get("name")
+        else:
+            field = self.select if tag == "option" else attributes.get("name")
+            if tag in ("option", "input") and field in CARD_FIELDS:
+                self._add(attributes.get("value"))
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self.select = None
+
+    def handle_data(self, data):
+        self.ids.extend(int(found) for found in CARD_IN_WORDS.findall(data))
+
+
 def card_ids(body: str) -> list[int]:
-    """The card ids ``body`` mentions, in the order they appear."""
-    return [int(next(g for g in found.groups() if g)) for found in CARD_ID_PATTERNS.finditer(body)]
+    """The card ids ``body`` mentions, in document order; one card said several ways in a
+    row (its drawing, its label, its title) counts once, so an order shows as a run."""
+    reader = _CardIdReader()
+    reader.feed(body)
+    reader.close()
+    return [card for i, card in enumerate(reader.ids) if i == 0 or reader.ids[i - 1] != card]
 
 
 def _ids_in(value) -> set[int]:

@@ -18,11 +18,13 @@ def _page(*cards: int, version: int = 0) -> str:
 
 def test_card_ids_are_read_from_words_drawings_and_move_forms():
     body = (
-        '<p>1 coin, rat (#2)</p><svg data-card="17"></svg>'
-        '<input type="radio" name="bury" value="5"><input value="9" name="keep" type="radio">'
+        '<p>1 coin, rat (#2)</p><svg data-card="17" aria-label="1 gem (#17)"><title>1 gem (#17)'
+        '</title></svg><input type="radio" name="bury" value="5"><input value="9" name="keep">'
+        '<select name="bury"><option value="3">2 rings (#3)</option><option value="4">x</option>'
+        '</select><select name="hours"><option value="7">7</option></select>'
         '<p style="color:#333">Item #4 of &#8217;</p>'
     )
-    assert card_ids(body) == [2, 17, 5, 9]
+    assert card_ids(body) == [2, 17, 5, 9, 3, 4]
 
 
 def test_the_draw_order_in_a_page_is_caught(anna, bert):
