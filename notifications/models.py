@@ -161,3 +161,40 @@ class OutboundEmail(models.Model):
         self.body_text = redact_tokens(self.body_text)
         self.body_html = redact_tokens(self.body_html)
         self.headers = {name: redact_tokens(str(value)) for name, value in self.headers.items()}
+
+
+class DeliveryAttempt(models.Model):
+    """One send attempt of an outbound email and what came of it: the error history.
+
+    Written by the outbox in the same transaction as the email's outcome, only when that
+    outcome was saved (the worker still held its claim), so every attempt counted in
+    ``OutboundEmail.attempts`` has exactly one row. ``error`` is stored redacted and
+    masked, as ``last_error`` is.
+    """
+
+    class Outcome(models.TextChoices):
+        SENT = "sent", "Sent"
+        RETRYING = "retrying", "Failed, will retry"  # transient error, back to pending
+        FAILED = "failed", "Failed for good"  # permanent error or the last attempt
+
+    email = models.ForeignKey(OutboundEmail, on_delete=models.CASCADE, related_name="deliveries")
+    at = models.DateTimeField(default=timezone.now)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["email", "at"], name="delivery_attempt_email_at")]
+
+    def __str__(self) -> str:
+        return f"{self.outcome} at {self.at:%Y-%m-%d %H:%M:%S} UTC"
+
+    @classmethod
+    def for_outcome(cls, email: OutboundEmail, at: datetime) -> "DeliveryAttempt":
+        """The unsaved record of the attempt whose outcome ``email`` now holds."""
+        outcome = {
+            OutboundEmail.Status.SENT: cls.Outcome.SENT,
+            OutboundEmail.Status.FAILED: cls.Outcome.FAILED,
+        }.get(email.status, cls.Outcome.RETRYING)
+        error = "" if outcome == cls.Outcome.SENT else email.last_error
+        return cls(email=email, at=at, outcome=outcome, error=error)

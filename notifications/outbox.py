@@ -17,7 +17,7 @@ from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone, translation
 
-from .models import OutboundEmail
+from .models import DeliveryAttempt, OutboundEmail
 
 logger = logging.getLogger(__name__)
 
@@ -228,9 +228,12 @@ def _save_outcome(email: OutboundEmail, claimed_at: datetime) -> None:
     if email.status in (Status.SENT, Status.FAILED):
         # Done: the record_* methods redacted the links in it; the row keeps no credential.
         outcome.update({field: getattr(email, field) for field in OutboundEmail.CONTENT_FIELDS})
-    saved = OutboundEmail.objects.filter(
-        id=email.id, status=Status.SENDING, claimed_at=claimed_at
-    ).update(**outcome)
+    with transaction.atomic():
+        saved = OutboundEmail.objects.filter(
+            id=email.id, status=Status.SENDING, claimed_at=claimed_at
+        ).update(**outcome)
+        if saved == 1:  # the attempt that counted gets its row in the error history
+            DeliveryAttempt.for_outcome(email, timezone.now()).save()
     if saved != 1:
         logger.warning(
             "Email %s: outcome %s not saved, the claim from %s was taken back by the sweep",
@@ -247,20 +250,43 @@ def requeue_stuck_emails(now: datetime) -> int:
     The lost attempt counts, so an email that kills its worker every time ends up failed
     instead of looping forever.
     """
-    # The status condition in each UPDATE keeps concurrent sweeps from counting twice.
-    stuck = OutboundEmail.objects.stuck(now)
+    # One guarded UPDATE per row (stuck emails are rare): the status condition keeps
+    # concurrent sweeps from counting an attempt twice, and the history gets a row only for
+    # the UPDATE that counted.
     last_chance = settings.EMAIL_MAX_ATTEMPTS - 1
-    giving_up = list(stuck.filter(attempts__gte=last_chance).values_list("id", flat=True))
-    given_up = stuck.filter(id__in=giving_up).update(
-        status=Status.FAILED, attempts=F("attempts") + 1, last_error=STUCK_ERROR
-    )
-    _redact_failed_emails(giving_up)
-    requeued = stuck.filter(attempts__lt=last_chance).update(
-        status=Status.PENDING, attempts=F("attempts") + 1, last_error=STUCK_ERROR, send_after=now
-    )
+    given_up, requeued = [], 0
+    for email_id, attempts in OutboundEmail.objects.stuck(now).values_list("id", "attempts"):
+        giving_up = attempts >= last_chance
+        with transaction.atomic():
+            changed = (
+                OutboundEmail.objects.stuck(now)
+                .filter(id=email_id)
+                .update(
+                    status=Status.FAILED if giving_up else Status.PENDING,
+                    attempts=F("attempts") + 1,
+                    last_error=STUCK_ERROR,
+                    **({} if giving_up else {"send_after": now}),
+                )
+            )
+            if changed:
+                DeliveryAttempt.objects.create(
+                    email_id=email_id,
+                    at=now,
+                    outcome=(
+                        DeliveryAttempt.Outcome.FAILED
+                        if giving_up
+                        else DeliveryAttempt.Outcome.RETRYING
+                    ),
+                    error=STUCK_ERROR,
+                )
+        if changed and giving_up:
+            given_up.append(email_id)
+        elif changed:
+            requeued += 1
+    _redact_failed_emails(given_up)
     if given_up or requeued:
-        logger.warning("Outbox: %d stuck emails requeued, %d given up", requeued, given_up)
-    return requeued + given_up
+        logger.warning("Outbox: %d stuck emails requeued, %d given up", requeued, len(given_up))
+    return requeued + len(given_up)
 
 
 def _redact_failed_emails(email_ids: list[int]) -> None:
@@ -303,3 +329,40 @@ def retry_emails_now(email_ids: Iterable[int]) -> int:
         # Ids that were not updated are skipped by the claim in send_pending_email.
         _schedule_send(email_ids)
     return count
+
+
+def do_resend_emails(email_ids: Iterable[int], moderator, *, reason: str) -> int:
+    """A moderator's resend: ``retry_emails_now`` plus one audit entry per email resent.
+
+    Returns how many emails will be sent again (failed or pending ones; sent emails and
+    those being sent are left alone and get no entry). The attempt itself is recorded in
+    the email's ``DeliveryAttempt`` history when a worker makes it. ``reason`` is
+    required: a blank one raises ``GameError("invalid")`` with nothing changed. The
+    moderation app's ``audit.record`` writes the entries, in this transaction.
+    """
+    # Imported here: the outbox is imported by every app that sends email, the games app's
+    # actions too, which moderation.audit imports in turn.
+    from accounts.models import User
+    from moderation import audit
+    from moderation.models import AuditAction
+
+    reason = audit.clean_reason(reason)
+    with transaction.atomic():
+        emails = list(
+            OutboundEmail.objects.select_for_update()
+            .filter(id__in=list(email_ids), status__in=[Status.FAILED, Status.PENDING])
+            .order_by("id")
+        )
+        recipients = {
+            user.email: user
+            for user in User.objects.filter(email__in={email.to for email in emails})
+        }
+        for email in emails:
+            audit.record(
+                moderator,
+                AuditAction.RESEND_EMAIL,
+                reason=reason,
+                user=recipients.get(email.to),
+                extra={"email": email.id, "topic": email.topic, "status_was": email.status},
+            )
+        return retry_emails_now(email.id for email in emails)

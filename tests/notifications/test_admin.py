@@ -79,7 +79,14 @@ def test_retry_now_sends_failed_and_waiting_emails_but_not_sent_ones(
 
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(
-            CHANGELIST, {"action": "retry_now", "_selected_action": selected}, follow=True
+            CHANGELIST,
+            {
+                "action": "retry_now",
+                "_selected_action": selected,
+                "confirm": "yes",
+                "reason": "The mail server is back.",
+            },
+            follow=True,
         )
 
     assert response.status_code == 200
