@@ -215,6 +215,7 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
     context = {
         "game": game,
         "seats": seats,
+        "zone": settings_for(request.user).zone.key,
         "step": step,
         "last": last,
         "frame": frame,
@@ -245,7 +246,8 @@ _TABLE_KEYS = (
 
 
 def _describe_frame(frame: dict, names: describe.Names) -> dict:
-    """A replay frame in words; parts the reader's log cannot tell are None ("not known")."""
+    """A replay frame for the template: card dicts (drawn by ``piratz_card``) and words;
+    parts the reader's log cannot tell stay None ("not known to you")."""
     players = []
     for seat, collected in enumerate(frame["collected"]):
         cards = collected["cards"]
@@ -254,27 +256,24 @@ def _describe_frame(frame: dict, names: describe.Names) -> dict:
                 "name": names.names[seat],
                 "is_reader": seat == names.reader_seat,
                 "count": collected["count"],
-                "cards": None if cards is None else [describe.describe_card(c) for c in cards],
-                "items": None if cards is None else describe.items_in(cards),
+                "cards": cards,
+                "items": None if not cards else describe.items_in(cards),
                 "holds_spade": frame["spades"][seat],
             }
         )
-    face_up, buried, unseen = frame["face_up"], frame["buried"], frame["unseen"]
+    buried = frame["buried"]
     return {
         "round": frame["round"],
         "last_round": frame["last_round"],
         "draw_pile": frame["draw_pile"],
         "discard_pile": frame["discard_pile"],
-        "face_up": None if face_up is None else [describe.describe_card(c) for c in face_up],
+        "face_up": frame["face_up"],
         "buried": None
         if buried is None
-        else [
-            {"owner": names.subject(b["seat"]), "card": describe.describe_card(b["card"])}
-            for b in buried
-        ],
-        "unseen": None if unseen is None else [describe.describe_card(c) for c in unseen],
+        else [{"owner": names.subject(b["seat"]), "card": b["card"]} for b in buried],
+        "unseen": frame["unseen"],
         "cubes": [
-            {"treasure": treasure_name(treasure), "values": values}
+            {"treasure": treasure, "name": treasure_name(treasure), "values": values}
             for treasure, values in frame["cubes"].items()
         ],
         "players": players,
