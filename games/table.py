@@ -28,7 +28,9 @@ def pass_choices(view: dict) -> list[dict]:
     Each choice says what naming that type takes (``takes``: the face-up cards showing it,
     ``cards`` and ``items`` their counts) and which cards may then be buried (``bury``, the
     rest of the row; empty when the spade goes down on no card). One choice per type, so a
-    form built from one choice can only post a legal move.
+    form built from one choice can only post a legal move. The types no face-up card shows
+    all take nothing and leave the same cards to bury (rules P12's ruling), so they are one
+    choice, the first of them, marked ``takes_nothing``.
     """
     choices: dict[str, dict] = {}
     for action in view["legal_actions"]:
@@ -46,10 +48,13 @@ def pass_choices(view: dict) -> list[dict]:
                 "items": items,
                 "items_text": describe.count_items(items, treasure),
                 "bury": [],
+                "takes_nothing": False,
             }
         if action["bury"] is not None:
             choices[treasure]["bury"].append(_card_in_row(view, action["bury"]))
-    return list(choices.values())
+    taking = [choice for choice in choices.values() if choice["cards"]]
+    nothing = [choice for choice in choices.values() if not choice["cards"]]
+    return taking + [{**nothing[0], "takes_nothing": True}] if nothing else taking
 
 
 def alarm_choices(view: dict) -> list[dict]:

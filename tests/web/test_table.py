@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Vacation
-from games import actions
+from games import actions, table
 from games.models import Game
 from games.rules import piratz
 from tests.api.secrets_scan import assert_no_secrets
@@ -125,10 +125,11 @@ def test_each_pass_form_posts_a_legal_pass_and_says_what_it_takes(game, anna):
     [face_up] = piratz.view(game.load_state(), 0)["face_up"]
     assert face_up == {"id": 2, "treasures": {"coins": 1}, "rat": True, "skull": False}
     forms = [form for form in move_forms(page) if form["action"] == "pass"]
-    assert [form["fields"]["treasure"] for form in forms] == list(piratz.TREASURES)
-    # Naming coins takes the one card; every other type leaves it to be buried.
+    # Naming coins takes the one card; every other type takes nothing and leaves it to be
+    # buried, so they are one choice (the first of them, rings).
+    assert [form["fields"]["treasure"] for form in forms] == ["coins", "rings"]
     assert "Naming coins takes 1 card: 1 coin." in page
-    assert "Naming rings takes nothing." in page
+    assert "Pass and take nothing" in page
     coins = next(form for form in forms if form["fields"]["treasure"] == "coins")
     assert coins["fields"]["bury"] == "" and "bury" not in coins["choices"]
     rings = next(form for form in forms if form["fields"]["treasure"] == "rings")
@@ -402,3 +403,69 @@ def test_the_tables_query_count_does_not_grow_with_the_game(anna, bert, carla):
     )
     # The session, the user, the game, its seats (users, settings, vacations), its moves.
     assert queries_for(short) == queries_for(long) == 5
+
+
+# --- What each choice takes (games.table, no database) -----------------------------------
+
+
+def _card(card_id, rat=False, **treasures):
+    return {"id": card_id, "treasures": treasures, "rat": rat, "skull": False}
+
+
+def test_pass_choices_say_what_each_treasure_takes_and_what_is_left_to_bury():
+    row = [_card(11, rings=1), _card(2, rat=True, coins=1), _card(30, rings=1, coins=1)]
+    # What legal_actions lists for this row (rules P12-P13): each type, then each card left.
+    legal = [{"action": "end_turn"}]
+    for treasure in piratz.TREASURES:
+        left = [card["id"] for card in row if not card["treasures"].get(treasure)]
+        legal += [{"action": "pass", "treasure": treasure, "bury": bury} for bury in left]
+    choices = table.pass_choices({"face_up": row, "legal_actions": legal})
+    assert [(c["treasure"], c["cards"], c["items"], c["takes_nothing"]) for c in choices] == [
+        ("rings", 2, 2, False),
+        ("coins", 2, 2, False),
+        ("pearls", 0, 0, True),
+    ]
+    assert [c["id"] for c in choices[0]["bury"]] == [2]
+    assert [c["id"] for c in choices[1]["bury"]] == [11]
+    assert [c["id"] for c in choices[2]["bury"]] == [11, 2, 30]
+    assert choices[0]["items_text"] == "2 rings"
+
+
+def test_alarm_choices_offer_each_rat_and_every_other_card_to_bury():
+    row = [_card(1, rat=True, rings=1), _card(12, coins=1), _card(2, rat=True, coins=1)]
+    legal = [
+        {"action": "resolve_alarm", "keep": keep, "bury": bury}
+        for keep in (1, 2)
+        for bury in (1, 12, 2)
+        if bury != keep
+    ]
+    choices = table.alarm_choices({"face_up": row, "legal_actions": legal})
+    assert [(c["keep"]["id"], [b["id"] for b in c["bury"]]) for c in choices] == [
+        (1, [12, 2]),
+        (2, [1, 12]),
+    ]
+    assert choices[0]["keep"]["label"] == "1 ring, rat (#1)"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"version": "3", "action": "reveal"}, (3, {"action": "reveal"})),
+        (
+            {"version": "4", "action": "pass", "treasure": "gems", "bury": ""},
+            (4, {"action": "pass", "treasure": "gems", "bury": None}),
+        ),
+        (
+            {"version": "5", "action": "resolve_alarm", "keep": "2", "bury": "12"},
+            (5, {"action": "resolve_alarm", "keep": 2, "bury": 12}),
+        ),
+    ],
+)
+def test_move_forms_parse_to_contract_actions(data, expected):
+    assert table.parse_move(data) == expected
+
+
+def test_a_negative_version_is_a_malformed_form():
+    with pytest.raises(actions.GameError) as refused:
+        table.parse_move({"version": "-1", "action": "reveal"})
+    assert refused.value.code == "invalid"
