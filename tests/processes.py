@@ -196,7 +196,7 @@ class CeleryProcess:
         if self.process is None:
             return
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.terminate()  # the main process: it stops its pool itself
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=20)
         with contextlib.suppress(ProcessLookupError):
