@@ -102,7 +102,8 @@ def read_entry_token(game_id, token: str):
 
     Raises ``GameError("not_found")`` for a tampered token or one made for another game,
     and ``GameError("game_not_active")`` once the game has ended or when the account is
-    no longer active: the link is only good while the game runs.
+    no longer active: the link is only good while the game runs; ``GameError("suspended")``
+    while a moderator's suspension of the player runs.
     """
     try:
         data = signing.loads(token, salt=ENTRY_SALT)
@@ -111,11 +112,12 @@ def read_entry_token(game_id, token: str):
         seat = Seat.objects.select_related("game", "user").get(game_id=game_id, user_id=data["u"])
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
         raise GameError("not_found", _("This link is not valid.")) from None
-    if (
-        seat.game.status not in (GameStatus.INVITED, GameStatus.ACTIVE)
-        or not seat.user.is_active
-        or seat.user.is_suspended()  # it signs in: no more than a login link may
-    ):
+    if seat.user.is_suspended():  # it signs in: no more than a login link may
+        raise GameError(
+            "suspended",
+            _("A moderator has suspended your account, so this link cannot sign you in for now."),
+        )
+    if seat.game.status not in (GameStatus.INVITED, GameStatus.ACTIVE) or not seat.user.is_active:
         raise GameError(
             "game_not_active",
             _("This game has ended, so its link no longer signs you in. Sign in to see it."),
@@ -128,9 +130,12 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
 
     Shows the table as ``view(state, seat)`` gives it, the deadline in the player's time
     zone, and the recap of every move since the player's own last one, built from the
-    public move log. Waits for the end of the player's quiet hours.
+    public move log. Waits for the end of the player's quiet hours. None for a suspended
+    player, whose turn times out at once.
     """
     seat_row = _seat(game, seat)
+    if seat_row.user.is_suspended():
+        return None  # the turn is played for them at once (deadlines.turn_deadline)
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.YOUR_TURN):
         return None

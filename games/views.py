@@ -76,7 +76,7 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
     try:
         seat = notify.read_entry_token(game_id, token)
     except actions.GameError as error:
-        status = 410 if error.code == "game_not_active" else 404
+        status = {"game_not_active": 410, "suspended": 403}.get(error.code, 404)
         context = {"error": error, "game_url": reverse("games:game", args=[game_id])}
         return render(request, "games/enter.html", context, status=status)
     if request.method == "POST":
@@ -127,7 +127,7 @@ def play_move(request: HttpRequest, game_id) -> HttpResponse:
     nothing and is told as a message above the current table, never as an error page.
     Outsiders get 404 like the table itself.
     """
-    _visible_game_or_404(request.user, game_id)
+    shown_version = _visible_game_or_404(request.user, game_id).version
     try:
         version, action = table.parse_move(request.POST)
         actions.do_play_move(game_id, request.user, version, action)
@@ -136,7 +136,18 @@ def play_move(request: HttpRequest, game_id) -> HttpResponse:
             raise Http404(refused.detail) from None
         messages.error(request, _refusal_message(refused))
     else:
-        messages.success(request, _("Your move was played."))
+        if version != shown_version:
+            # Accepted from an older version: do_play_move recognised the move already
+            # played from that version (a second click, another tab) and played nothing.
+            messages.warning(
+                request,
+                _(
+                    "That move had already been played (the form was sent twice), so it "
+                    "was not played again. Here is the table as it is now."
+                ),
+            )
+        else:
+            messages.success(request, _("Your move was played."))
     return redirect("games:game", game_id=game_id)
 
 

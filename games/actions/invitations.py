@@ -183,7 +183,8 @@ def do_accept_invitation(game_id, user: User) -> Game:
             )
         now = timezone.now()
         _refuse_if_expired(game, now)
-        if user.is_suspended(now):
+        # Read from the database: the caller's ``user`` may predate the suspension.
+        if User.objects.filter(User.suspended_q(now), pk=user.pk).exists():
             raise GameError(
                 "suspended",
                 _("A moderator has suspended your account, so you cannot join games for now."),

@@ -1,0 +1,114 @@
+"""The audit log: one row per moderator action, written in its transaction, with a reason."""
+
+from unittest import mock
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from games import actions
+from games.errors import GameError
+from games.models import GameStatus, Move
+from moderation import audit
+from moderation.models import AuditAction, AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around it
+def test_record_outside_a_transaction_is_a_programming_error(moderator, game):
+    with pytest.raises(RuntimeError):
+        audit.record(moderator, AuditAction.ABORT_GAME, reason="Spam.", game=game)
+    assert not AuditEntry.objects.exists()
+
+
+def test_only_staff_are_recorded_as_moderators(anna, game):
+    with pytest.raises(GameError) as refused, transaction.atomic():
+        audit.record(anna, AuditAction.ABORT_GAME, reason="Spam.", game=game)
+    assert refused.value.code == "not_found"
+
+
+def test_the_database_refuses_an_entry_without_a_reason(moderator, game):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AuditEntry.objects.create(moderator=moderator, action="abort_game", game=game, reason="")
+
+
+@pytest.mark.parametrize(
+    ("call", "action", "extra"),
+    [
+        (
+            lambda game, mod: actions.do_extend_deadline(
+                game.id, mod, 10, version=0, reason="Bert is  ill."
+            ),
+            AuditAction.EXTEND_DEADLINE,
+            {"hours": 10, "version": 0},
+        ),
+        (
+            lambda game, mod: actions.do_force_automatic_move(
+                game.id, mod, version=0, reason="Bert is  ill."
+            ),
+            AuditAction.FORCE_AUTOMATIC_MOVE,
+            {"version": 0, "move": 1},
+        ),
+        (
+            lambda game, mod: actions.do_abort_game(
+                game.id, mod, version=0, reason="Bert is  ill."
+            ),
+            AuditAction.ABORT_GAME,
+            {"version_seen": 0},
+        ),
+    ],
+)
+def test_each_game_action_writes_one_entry_with_its_details(game, moderator, call, action, extra):
+    call(game, moderator)
+    entry = AuditEntry.objects.get()
+    assert (entry.moderator, entry.action, entry.game_id) == (moderator, action, game.id)
+    assert entry.reason == "Bert is ill."
+    assert extra.items() <= entry.extra.items()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda game, mod: actions.do_extend_deadline(game.id, mod, 10, reason=" "),
+        lambda game, mod: actions.do_force_automatic_move(game.id, mod, version=0, reason=""),
+        lambda game, mod: actions.do_abort_game(game.id, mod, reason="\n"),
+        lambda game, mod: actions.do_play_timeout(game.id, moderator=mod),
+    ],
+)
+def test_a_game_action_without_a_reason_is_refused_and_changes_nothing(game, moderator, call):
+    deadline = game.deadline
+    with pytest.raises(GameError) as refused:
+        call(game, moderator)
+    assert refused.value.code == "invalid"
+    game.refresh_from_db()
+    assert (game.status, game.version, game.deadline) == (GameStatus.ACTIVE, 0, deadline)
+    assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda game, mod: actions.do_force_automatic_move(game.id, mod, version=0, reason="S."),
+        lambda game, mod: actions.do_abort_game(game.id, mod, version=0, reason="S."),
+        lambda game, mod: actions.do_extend_deadline(game.id, mod, 5, reason="S."),
+    ],
+)
+def test_no_action_happens_without_its_entry(game, moderator, call):
+    # The entry is written in the action's transaction: if writing it fails, the action
+    # rolls back with it.
+    deadline = game.deadline
+    with (
+        mock.patch.object(AuditEntry.objects, "create", side_effect=IntegrityError("full")),
+        pytest.raises(IntegrityError),
+    ):
+        call(game, moderator)
+    game.refresh_from_db()
+    assert (game.status, game.version, game.deadline) == (GameStatus.ACTIVE, 0, deadline)
+    assert not Move.objects.exists()
+
+
+def test_a_stale_version_writes_no_entry(game, moderator):
+    with pytest.raises(GameError) as refused:
+        actions.do_abort_game(game.id, moderator, version=3, reason="Spam.")
+    assert refused.value.code == "stale_version"
+    assert not AuditEntry.objects.exists()

@@ -1,0 +1,128 @@
+"""POST /api/reports/: validation, who may report what, the throttle, the schema."""
+
+import pytest
+
+from moderation.models import Report
+from tests.factories import client_for, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def post(user, body):
+    return client_for(user).post("/api/reports/", body, format="json")
+
+
+def test_a_player_reports_another_player_of_their_game(game, bert, anna):
+    response = post(bert, {"game": str(game.id), "seat": 0, "category": "abuse", "text": "Rude."})
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert {k: body[k] for k in ("game", "seat", "category", "text", "status")} == {
+        "game": str(game.id),
+        "seat": 0,
+        "category": "abuse",
+        "text": "Rude.",
+        "status": "open",
+    }
+    report = Report.objects.get()
+    assert (report.reporter, report.reported_user, report.game_id) == (bert, anna, game.id)
+
+
+def test_a_player_reports_a_game_without_naming_a_player(game, carla):
+    response = post(carla, {"game": str(game.id), "category": "other", "text": "Odd game."})
+    assert response.status_code == 201
+    assert Report.objects.get().reported_user is None
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"category": "rudeness"}, "category"),
+        ({"text": "   "}, "text"),
+        ({"text": "x" * 2001}, "text"),
+        ({"seat": 7}, "seat"),
+        ({"seat": 1}, "yourself"),  # Bert's own seat
+        ({"seat": "0"}, "seat"),
+        ({"game": "not-a-uuid"}, "game"),
+        ({"colour": "red"}, "Unknown fields"),
+        ({"text": None}, "text"),
+    ],
+)
+def test_malformed_reports_are_invalid_and_store_nothing(game, bert, change, field):
+    body = {"game": str(game.id), "seat": 0, "category": "abuse", "text": "Rude.", **change}
+    response = post(bert, body)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid"
+    assert field in response.content.decode()
+    assert not Report.objects.exists()
+
+
+def test_a_report_of_2000_characters_is_accepted(game, bert):
+    response = post(bert, {"game": str(game.id), "category": "spam", "text": "x" * 2000})
+    assert response.status_code == 201
+
+
+def test_an_outsider_cannot_report_a_game_and_learns_nothing_about_it(game, outsider):
+    response = post(outsider, {"game": str(game.id), "category": "spam", "text": "Spam."})
+    missing = post(
+        outsider,
+        {"game": "00000000-0000-0000-0000-000000000000", "category": "spam", "text": "Spam."},
+    )
+    assert response.status_code == missing.status_code == 404
+    assert response.json() == missing.json()
+    assert response.json()["code"] == "not_found"
+    assert not Report.objects.exists()
+
+
+def test_staff_without_a_seat_are_told_they_hold_none(game, moderator):
+    response = post(moderator, {"game": str(game.id), "category": "spam", "text": "Test."})
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_a_player"
+
+
+def test_anonymous_callers_are_not_authenticated(game):
+    response = client_for(None).post(
+        "/api/reports/", {"game": str(game.id), "category": "spam", "text": "x"}, format="json"
+    )
+    assert response.status_code == 401
+
+
+def test_reports_are_throttled_per_user(settings, game, anna, bert, carla):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "reports": "3/hour",
+        },
+    }
+    other_game = start_game([bert, carla])
+    body = {"game": str(game.id), "category": "spam", "text": "Spam."}
+    answers = [post(bert, body).status_code for _ in range(4)]
+    assert answers == [201, 201, 201, 429]
+    refused = post(bert, {**body, "game": str(other_game.id)})
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"
+    assert post(carla, body).status_code == 201  # another user has a budget of their own
+    assert client_for(bert).get("/api/games/").status_code == 200  # other requests still pass
+    assert Report.objects.filter(reporter=bert).count() == 3
+
+
+def test_a_suspended_player_cannot_report(game, bert, moderator):
+    from moderation.actions import do_suspend_user
+
+    do_suspend_user(moderator, bert, "Spam.")
+    response = post(bert, {"game": str(game.id), "category": "spam", "text": "Spam."})
+    assert response.status_code == 403 and response.json()["code"] == "suspended"
+
+
+def test_the_schema_documents_the_reports_endpoint(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/reports/"]["post"]
+    assert {"201", "400", "403", "404", "429"} <= set(operation["responses"])
+    request = schema["components"]["schemas"]["ReportCreateRequest"]
+    assert set(request["properties"]) == {"game", "seat", "category", "text"}
+    assert set(request["required"]) == {"game", "category", "text"}
+    assert schema["components"]["schemas"]["CategoryEnum"]["enum"] == [
+        "abuse",
+        "cheating",
+        "spam",
+        "other",
+    ]

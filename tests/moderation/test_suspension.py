@@ -1,0 +1,210 @@
+"""A suspended player: links and API key refused, no games or invitations, their turns
+played for them at once (P24) while the games go on; unsuspending restores everything."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.login_links import request_login_link
+from games import actions, sweeps
+from games.errors import GameError
+from games.models import Actor, GameStatus, Move
+from games.notify import game_entry_url
+from moderation import actions as moderation
+from moderation.models import AuditAction, AuditEntry
+from notifications.models import OutboundEmail
+from tests.factories import client_for, start_game
+from tests.moderation.conftest import last_login_link
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_api_key_of_a_suspended_player_gets_403_suspended(anna, suspend):
+    api = client_for(anna)
+    assert api.get("/api/games/").status_code == 200
+    suspend(anna)
+    response = api.get("/api/games/")
+    assert response.status_code == 403
+    body = response.json()
+    assert body["code"] == "suspended"
+    assert "suspended this account" in body["detail"]
+
+
+def test_a_browser_session_begun_before_the_suspension_is_refused_too(client, anna, suspend):
+    client.force_login(anna)
+    assert client.get("/api/games/").status_code == 200
+    suspend(anna)
+    response = client.get("/api/games/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "suspended"
+
+
+def test_a_login_link_sent_before_the_suspension_stops_working(client, anna, suspend):
+    request_login_link(anna.email)
+    path = last_login_link(anna.email)
+    suspend(anna)
+    response = client.post(path)
+    assert response.status_code == 403
+    assert b"suspended this account" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_no_login_link_is_sent_to_a_suspended_player(anna, suspend):
+    suspend(anna)
+    assert request_login_link(anna.email) is False
+    assert last_login_link(anna.email) is None
+
+
+def test_the_game_link_of_an_email_does_not_sign_a_suspended_player_in(client, game, anna, suspend):
+    url = game_entry_url(game, anna).removeprefix("http://127.0.0.1:8000")
+    suspend(anna)
+    response = client.post(url)
+    assert response.status_code == 403
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_suspended_player_cannot_create_a_game(anna, bert, suspend):
+    suspend(anna)
+    with pytest.raises(GameError) as refused:
+        actions.do_create_game(anna, [anna.email, bert.email])
+    assert refused.value.code == "suspended"
+
+
+def test_a_suspended_player_cannot_be_invited_and_the_host_is_not_told_why(anna, bert, suspend):
+    suspend(bert)
+    api = client_for(anna)
+    response = api.post(
+        "/api/games/", {"game": "piratz", "players": [anna.email, bert.email]}, format="json"
+    )
+    assert response.status_code == 429
+    body = response.json()
+    assert body["code"] == "throttled"
+    assert body["detail"] == "One of these addresses cannot be invited right now; try again later."
+    assert "suspend" not in response.content.decode().lower()
+
+
+def test_a_suspended_player_cannot_accept_an_invitation(anna, bert, suspend):
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    suspend(bert)
+    with pytest.raises(GameError) as refused:
+        actions.do_accept_invitation(game.id, bert)
+    assert refused.value.code == "suspended"
+    game.refresh_from_db()
+    assert game.status == GameStatus.INVITED
+
+
+def test_a_game_waiting_on_the_suspended_player_is_played_by_the_sweep_at_once(
+    game, anna, bert, suspend
+):
+    assert game.deadline > timezone.now() + timedelta(hours=1)  # Anna's normal 72 hours
+    turn_emails = OutboundEmail.objects.filter(to=anna.email, template="your_turn").count()
+    suspend(anna, reason="Spam in the game chat.")
+    game.refresh_from_db()
+    assert game.deadline <= timezone.now()
+    assert game.next_reminder_at is None
+
+    assert sweeps.play_due_timeouts() == 1
+
+    game.refresh_from_db()
+    move = Move.objects.get(game=game)
+    assert (move.seat, move.automatic, move.actor) == (0, True, Actor.SERVICE)
+    assert game.status == GameStatus.ACTIVE and game.version == 1
+    # The game goes on with Bert, on his normal clock.
+    assert game.current_seat == 1
+    assert game.deadline > timezone.now() + timedelta(hours=71)
+    assert OutboundEmail.objects.filter(to=anna.email, template="your_turn").count() == turn_emails
+
+
+def play_turn(game, user):
+    """``user`` plays a whole turn: the pass the rules would play for them (P24)."""
+    game.refresh_from_db()
+    action = game.rules.timeout_action(game.load_state())
+    actions.do_play_move(game.id, user, game.version, action)
+    game.refresh_from_db()
+
+
+def test_a_new_turn_of_a_suspended_player_times_out_at_once(game, anna, bert, suspend):
+    suspend(bert)
+    game.refresh_from_db()
+    assert game.deadline > timezone.now() + timedelta(hours=1)  # Anna is not suspended
+    play_turn(game, anna)
+    assert game.current_seat == 1
+    assert game.deadline <= timezone.now()
+    assert game.next_reminder_at is None
+    assert sweeps.play_due_timeouts() == 1
+
+
+def test_a_suspension_until_a_date_ends_by_itself(anna, bert, suspend, time_machine):
+    time_machine.move_to(timezone.now(), tick=False)
+    suspend(anna, until=timezone.now() + timedelta(days=3))
+    api = client_for(anna)
+    assert api.get("/api/games/").status_code == 403
+    time_machine.shift(timedelta(days=3, seconds=1))
+    assert api.get("/api/games/").status_code == 200
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    assert game.status == GameStatus.INVITED
+
+
+def test_unsuspending_restores_the_key_links_games_and_the_turn_clock(
+    game, anna, bert, moderator, suspend
+):
+    api = client_for(anna)
+    suspend(anna)
+    moderation.do_unsuspend_user(moderator, anna, "Apologised by email.")
+
+    assert api.get("/api/games/").status_code == 200
+    assert request_login_link(anna.email) is True
+    game.refresh_from_db()
+    assert game.deadline > timezone.now() + timedelta(hours=71)  # her turn's clock again
+    assert sweeps.play_due_timeouts() == 0
+    assert actions.do_create_game(anna, [anna.email, bert.email]).status == GameStatus.INVITED
+    entries = AuditEntry.objects.filter(target_user=anna).order_by("at", "id")
+    assert [(e.action, e.moderator, e.reason) for e in entries] == [
+        (AuditAction.SUSPEND_USER, moderator, "Insulted other players."),
+        (AuditAction.UNSUSPEND_USER, moderator, "Apologised by email."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reason", "until", "message"),
+    [
+        ("  ", None, "Give a reason"),
+        ("Spam.", timedelta(minutes=-1), "must end in the future"),
+    ],
+)
+def test_bad_suspensions_change_nothing(game, anna, moderator, reason, until, message):
+    deadline = game.deadline
+    with pytest.raises(GameError) as refused:
+        moderation.do_suspend_user(
+            moderator, anna, reason, until=timezone.now() + until if until else None
+        )
+    assert refused.value.code == "invalid" and message in refused.value.detail
+    anna.refresh_from_db()
+    game.refresh_from_db()
+    assert not anna.is_suspended() and game.deadline == deadline
+    assert not AuditEntry.objects.exists()
+
+
+def test_unsuspending_a_player_who_is_not_suspended_is_refused(anna, moderator):
+    with pytest.raises(GameError) as refused:
+        moderation.do_unsuspend_user(moderator, anna, "Mistake.")
+    assert refused.value.code == "invalid"
+    assert not AuditEntry.objects.exists()
+
+
+def test_a_game_of_four_keeps_going_with_a_suspended_player_in_it(players, suspend):
+    carla = players[2]
+    game = start_game(players)
+    suspend(carla)
+    for _ in range(3):
+        game.refresh_from_db()
+        seat = game.current_seat
+        if seat == 2:
+            assert game.deadline <= timezone.now()
+            assert sweeps.play_due_timeouts() == 1
+        else:
+            play_turn(game, players[seat])
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    assert Move.objects.filter(game=game, seat=2, automatic=True).count() == 1
