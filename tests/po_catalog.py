@@ -6,6 +6,7 @@ with C escapes. Obsolete entries (``#~``) are left out.
 """
 
 import ast
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,3 +88,30 @@ def _append(entry: PoEntry, field_name: str | None, text: str) -> None:
         entry.msgctxt = (entry.msgctxt or "") + text
     else:
         raise ValueError(f"unknown .po field {field_name!r}")
+
+
+GERMAN_PO = Path(__file__).resolve().parent.parent / "locale" / "de" / "LC_MESSAGES" / "django.po"
+# What a msgid's literal text is split at: placeholders, tags and line breaks.
+_SPLIT = r"%\(\w+\)[sdr]|\{\w+\}|<[^>]*>|\n|[.:;,()]"
+
+
+def english_left_in(text: str, entries: list[PoEntry], *, min_length: int = 14) -> list[str]:
+    """Pieces of English msgids (of ``entries``) found verbatim in ``text``.
+
+    Each msgid (and plural) is cut at its placeholders, tags and punctuation; every piece
+    of at least ``min_length`` characters with a space in it that its translation does not
+    also contain must not appear in a text rendered in that translation's language.
+    """
+    found = []
+    for entry in entries:
+        if not entry.msgid:
+            continue
+        translated = " ".join(entry.msgstr)
+        for source in filter(None, [entry.msgid, entry.msgid_plural]):
+            for piece in re.split(_SPLIT, source):
+                piece = piece.strip()
+                if len(piece) < min_length or " " not in piece or piece in translated:
+                    continue
+                if piece in text:
+                    found.append(piece)
+    return sorted(set(found))
