@@ -8,16 +8,52 @@ reason and carries the version they saw to a ``do_*`` action that refuses a stal
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.template.response import TemplateResponse
+from django.utils import timezone
 
 from games import actions
 from games.actions.moderation import MAX_REASON_LENGTH
-from games.models import BuriedCard, Game, Move, Seat
+from games.models import BuriedCard, Game, GameStatus, Move, Seat
+from games.queries import automatic_moves_of_game, player_to_move
 from moderation.admin import AuditEntryInline
+from piratz_site.dashboard import overdue
+
+
+class WaitingOnPlayerFilter(admin.SimpleListFilter):
+    """Active games whose current turn began more than N days ago: a player gone quiet."""
+
+    title = "waiting on the player to move"
+    parameter_name = "waiting_days"
+    DAYS = (1, 3, 7)
+
+    def lookups(self, request, model_admin):
+        return [(str(days), f"more than {days} day{'s' if days > 1 else ''}") for days in self.DAYS]
+
+    def queryset(self, request, queryset):
+        if self.value() not in {str(days) for days in self.DAYS}:
+            return queryset
+        since = timezone.now() - timedelta(days=int(self.value()))
+        return queryset.filter(status=GameStatus.ACTIVE, turn_started_at__lt=since)
+
+
+class OverdueFilter(admin.SimpleListFilter):
+    """The dashboard's alarm: deadline passed long enough ago that the sweep must be failing."""
+
+    title = "deadline sweep"
+    parameter_name = "overdue"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "deadline passed over 15 minutes ago, not handled")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(overdue(timezone.now()))
+        return queryset
 
 
 class _ReadOnlyInline(admin.TabularInline):
@@ -104,10 +140,20 @@ class GameAdmin(admin.ModelAdmin):
         "host",
         "version",
         "current_seat",
+        "to_move",
+        "turn_started_at",
         "deadline",
+        "automatic_moves",
         "created_at",
     ]
-    list_filter = ["status", "game", "blind", "end_reason"]
+    list_filter = [
+        "status",
+        WaitingOnPlayerFilter,
+        OverdueFilter,
+        "game",
+        "blind",
+        "end_reason",
+    ]
     search_fields = ["id", "host__email", "seats__user__email"]
     date_hierarchy = "created_at"
     readonly_fields = [
@@ -134,6 +180,25 @@ class GameAdmin(admin.ModelAdmin):
     exclude = ["state"]
     inlines = [SeatInline, MoveInline, AuditEntryInline]  # the moderators' actions beside the log
     actions = list(MODERATOR_ACTIONS)
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("host")
+            .annotate(
+                automatic_move_count=automatic_moves_of_game(), to_move_email=player_to_move()
+            )
+        )
+
+    @admin.display(description="automatic moves", ordering="automatic_move_count")
+    def automatic_moves(self, game: Game) -> int:
+        return game.automatic_move_count
+
+    @admin.display(description="waiting on", ordering="to_move_email")
+    def to_move(self, game: Game) -> str | None:
+        # None shows as the admin's empty value; a finished game keeps its last seat.
+        return game.to_move_email if game.status == GameStatus.ACTIVE else None
 
     def has_add_permission(self, request):
         return False  # games are created by hosts, through the service

@@ -2,13 +2,24 @@
 
 from datetime import datetime
 
-from django.db.models import DateTimeField, Expression, OuterRef, Prefetch, Subquery, Value
+from django.db.models import (
+    Count,
+    DateTimeField,
+    Expression,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
 from games.errors import GameError
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 
 class ServiceNow(Expression):
@@ -80,3 +91,36 @@ def seat_of(game: Game, user: User) -> int | None:
         if seat.user_id == user.id:
             return seat.seat
     return None
+
+
+# --- Counts and names for the moderators' lists (games/admin.py, accounts/admin.py) ---------
+# Subqueries, not joins with COUNT: the admin's search joins seats, and a join would
+# multiply the counts; each is one correlated subquery per listed row, on indexed keys.
+
+
+def automatic_moves_of_game(game_ref: str = "pk") -> Coalesce:
+    """How many moves the service played (rules P24) in the game ``game_ref`` names."""
+    moves = Move.objects.filter(game=OuterRef(game_ref), automatic=True).order_by()
+    return Coalesce(
+        Subquery(moves.values("game").annotate(n=Count("id")).values("n")[:1]),
+        0,
+        output_field=IntegerField(),
+    )
+
+
+def automatic_moves_of_player(user_ref: str = "pk") -> Coalesce:
+    """How many moves the service played in the seats of the user ``user_ref`` names."""
+    moves = Move.objects.filter(
+        automatic=True, game__seats__user=OuterRef(user_ref), game__seats__seat=F("seat")
+    ).order_by()
+    return Coalesce(
+        Subquery(moves.values("game__seats__user").annotate(n=Count("id")).values("n")[:1]),
+        0,
+        output_field=IntegerField(),
+    )
+
+
+def player_to_move() -> Subquery:
+    """For a query of games: the email of the player each is waiting on (NULL: nobody)."""
+    seat = Seat.objects.filter(game=OuterRef("pk"), seat=OuterRef("current_seat"))
+    return Subquery(seat.values("user__email")[:1])

@@ -9,7 +9,6 @@ from moderation.models import AuditAction, AuditEntry
 from notifications import outbox
 from notifications.admin import REDACTED_LINKS_NOTE
 from notifications.models import DeliveryAttempt, OutboundEmail
-from tests.notifications.conftest import mail_server_fails, make_email, now  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -18,12 +17,12 @@ CHANGELIST = reverse("admin:notifications_outboundemail_changelist")
 
 
 @pytest.fixture(autouse=True)
-def _clock_frozen_before_login(now):  # noqa: F811
+def _clock_frozen_before_login(now):
     """Freeze time before the moderator signs in, or the session would be years old."""
 
 
 @pytest.fixture
-def bounced(make_email, mail_server_fails, now, anna):  # noqa: F811
+def bounced(make_email, mail_server_fails, now, anna):
     """Anna's turn email, refused for good by her mail server: one failed attempt."""
     email = make_email(to=anna.email, body_text="Open http://testserver/accounts/login/abc/")
     mail_server_fails(smtplib.SMTPRecipientsRefused({anna.email: (550, b"Mailbox full")}))
@@ -80,7 +79,11 @@ def test_resend_with_a_reason_sends_records_the_attempt_and_audits(
 
 
 def test_a_sent_email_is_not_resent_nor_audited(
-    moderator_client, make_email, now, mailoutbox, django_capture_on_commit_callbacks  # noqa: F811
+    moderator_client,
+    make_email,
+    now,
+    mailoutbox,
+    django_capture_on_commit_callbacks,
 ):
     sent = make_email(status=Status.SENT, attempts=1, sent_at=now)
 
@@ -105,7 +108,10 @@ def test_players_cannot_resend(client, anna, bounced, mailoutbox):
 
 
 def test_the_email_page_shows_each_attempt_with_its_masked_error(
-    moderator_client, bounced, anna, mail_server_fails  # noqa: F811
+    moderator_client,
+    bounced,
+    anna,
+    mail_server_fails,
 ):
     DeliveryAttempt.objects.create(email=bounced, outcome="retrying", error="421 Busy")
 
@@ -120,7 +126,9 @@ def test_the_email_page_shows_each_attempt_with_its_masked_error(
 
 
 def test_the_retrying_filter_lists_emails_waiting_for_another_attempt(
-    moderator_client, make_email, now  # noqa: F811
+    moderator_client,
+    make_email,
+    now,
 ):
     waiting = make_email(to="later@example.com", attempts=2)
     make_email(to="new@example.com")  # pending, never tried
