@@ -61,6 +61,8 @@ def _my_games(user):
     """
     games = (
         queries.games_of(user)
+        # The list never shows the table: leave the engine state (the largest column) unread.
+        .defer("state")
         .annotate(my_seat=F("seats__seat"), my_accepted_at=F("seats__accepted_at"))
         .annotate(
             waiting_for_me=Case(
@@ -168,7 +170,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "waiting_for_me": bool(game.waiting_for_me),
                 "deadline": game.deadline if game.is_active else None,
                 "answer": game.status == GameStatus.INVITED and game.my_accepted_at is None,
-                "has_moves": game.version > 0 and game.state is not None,
+                "has_moves": game.version > 0,
             }
         )
     context = {"rows": rows, "form": form, "zone": zone.key}

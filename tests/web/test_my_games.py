@@ -169,3 +169,17 @@ def test_the_home_page_links_signed_in_players_to_their_games(anna, client_of):
     body = client_of(anna).get("/").content.decode()
     assert f'<a href="/games/">{invitation}</a>' in body
     assert invitation not in Client().get("/").content.decode()
+
+
+def test_the_list_costs_the_same_queries_for_one_game_or_many(
+    anna, bert, carla, client_of, django_assert_max_num_queries
+):
+    client = client_of(anna)
+    start_game([anna, bert], seed=3)
+    with django_assert_max_num_queries(12) as one:
+        client.get("/games/")
+    for seed in range(4, 10):
+        start_game([anna, bert, carla], seed=seed)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        body = client.get("/games/").content.decode()
+    assert len(game_order(body)) == 7
