@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
@@ -133,6 +134,18 @@ def test_failed_sign_ins_lock_the_username_out_from_that_address(
     response = sign_in(client, code=current_code(device), REMOTE_ADDR="192.0.2.7")
     assert response.status_code == 302
     assert in_admin(client)
+
+
+def test_failed_sign_ins_are_stored_without_the_password_or_the_code(client, device):
+    code = current_code(device)
+    sign_in(client, password="Sup3r-secret-guess", code=code)
+    sign_in(client, code=code.translate(str.maketrans("0123456789", "1234567890")))
+
+    attempts = AccessAttempt.objects.all()
+    assert attempts.count() == 1 and attempts[0].failures_since_start == 2
+    stored = " ".join(f"{a.get_data} {a.post_data} {a.username}" for a in attempts)
+    assert "Sup3r-secret-guess" not in stored and PASSWORD not in stored
+    assert code not in stored
 
 
 def test_a_locked_out_moderator_still_uses_the_api_and_login_links(
