@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.preferences import settings_for
 from games import actions, describe, queries
 from games.models import GameStatus
-from games.movelog import public_log
+from games.movelog import first_full_entry, public_log
 from games.replay import explain_scoring, initial_cubes, replay_frames, treasure_name
 
 # More than anyone plays at once; older finished games stay reachable by their links.
@@ -214,6 +214,7 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         # The table now, exactly as the reader's view has it (the rebuilt last frame
         # equals it wherever the log is complete; in a blind game it knows more).
         frame = {**frame, **{key: now[key] for key in _TABLE_KEYS}}
+        frame["next_seat"] = now["current_seat"]
     context = {
         "game": game,
         "seats": seats,
@@ -226,6 +227,8 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         if frame["entry"] is None
         else describe.describe_move(frame["entry"], names, game.rules.card),
         "next_name": None if frame["next_seat"] is None else names.subject(frame["next_seat"]),
+        # Rules P23: some entries reach this reader reduced (a blind game still running).
+        "reduced_log": first_full_entry(game, seat, moves) > 1,
     }
     if step == last and now.get("result"):
         context["scoring"] = explain_scoring(now["result"], initial_cubes(now), names.subject)

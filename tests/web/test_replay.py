@@ -342,3 +342,35 @@ def test_a_finished_games_last_step_explains_the_scoring(anna, bert, carla):
     status, body = page(client, game, 1)
     assert "not known to you" not in body.lower()
     assert card_ids(body)  # the first revealed card, in words
+
+
+def test_a_blind_replay_says_what_it_cannot_show(anna, bert, carla):
+    game = start_game([anna, bert, carla], seed=8, blind=True)
+    play(game, 30, seed=8)
+    game.refresh_from_db()
+    client = Client()
+    client.force_login(anna)
+    first_reduced = next(
+        e["number"]
+        for e in public_log(game, 0)
+        if e["action"]["action"] == "reveal" and e["revealed"] is None
+    )
+    status, body = page(client, game, first_reduced)
+    assert status == 200
+    assert "Blind mode: moves before your own last move" in body
+    assert "Face-up row (round" in body and "Not known to you." in body
+    assert "data-card=" not in body.split("data-replay-table")[1].split("</section>")[0]
+    # The last step is the table now, with whoever is to move.
+    now = game.table_view(0)
+    body = page(client, game)[1]
+    mover = ["You", "Bert", "carla"][now["current_seat"]]
+    assert f"Next to move: {mover}." in body
+    assert body.count('<li class="player">') == 3
+
+
+def test_no_blind_note_when_the_log_is_complete(anna, bert):
+    game = start_game([anna, bert], seed=5)
+    play(game, 6, seed=5)
+    client = Client()
+    client.force_login(anna)
+    assert "Blind mode: moves before" not in page(client, game, 3)[1]
