@@ -374,3 +374,19 @@ def test_no_blind_note_when_the_log_is_complete(anna, bert):
     client = Client()
     client.force_login(anna)
     assert "Blind mode: moves before" not in page(client, game, 3)[1]
+
+
+def test_an_aborted_game_replays_to_the_table_as_it_ended(anna, bert, carla, moderator):
+    game = start_game([anna, bert, carla], seed=8, blind=True)
+    play(game, 12, seed=8)
+    actions.do_abort_game(game.id, moderator, reason="test")
+    game.refresh_from_db()
+    client = Client()
+    client.force_login(bert)
+    body = page(client, game)[1]
+    assert "Move 12 of 12" in body and "Next to move" not in body
+    # Ended: the whole log is public, so no step is "not known"; collections stay counts.
+    for step in range(13):
+        body = page(client, game, step)[1]
+        assert "Not known to you." not in body and "Blind mode: moves before" not in body
+        assert "cards--small" not in body
