@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
+from django.utils.translation import gettext_lazy
 
 from .login_links import MAX_NEXT_LENGTH
 from .models import User, normalize_email
@@ -10,7 +11,7 @@ from .models import User, normalize_email
 class LoginLinkRequestForm(forms.Form):
     email = forms.EmailField(
         max_length=254,
-        label="Your email address",
+        label=gettext_lazy("Your email address"),
         widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
     )
     # Where to go after logging in; checked by the login-link service, unsafe values dropped.

@@ -8,6 +8,7 @@ they are written in ``language_of(recipient)`` (``notifications.outbox.queue_ema
 """
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_POST
@@ -71,6 +72,6 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = django_set_language(request)
     code = request.POST.get("language", "")
     if request.user.is_authenticated and is_language(code) and request.user.language != code:
-        type(request.user).objects.filter(pk=request.user.pk).update(language=code)
+        get_user_model().objects.filter(pk=request.user.pk).update(language=code)
         request.user.language = code
     return response

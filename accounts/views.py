@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth import login, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -26,6 +27,17 @@ from .throttling import login_link_wait
 from .unsubscribe import UnsubscribeLinkInvalid, read_unsubscribe_token, settings_url
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+# A kind of email inside "Stop <kind> emails for …?", in the reader's language.
+UNSUBSCRIBE_WORDS = {
+    preferences.EmailKind.YOUR_TURN: pgettext_lazy("Stop … emails", "your turn"),
+    preferences.EmailKind.REMINDER: pgettext_lazy("Stop … emails", "reminder"),
+    preferences.EmailKind.AUTO_MOVED: pgettext_lazy("Stop … emails", "auto moved"),
+    preferences.EmailKind.GAME_STARTED: pgettext_lazy("Stop … emails", "game started"),
+    preferences.EmailKind.GAME_OVER: pgettext_lazy("Stop … emails", "game over"),
+    preferences.EmailKind.GAME_ENDED: pgettext_lazy("Stop … emails", "game ended"),
+    preferences.EmailKind.DIGEST: pgettext_lazy("Stop … emails", "digest"),
+}
 
 # Tampered links are a bad request; expired and used ones are gone for good.
 _PROBLEM_STATUS = {
@@ -109,7 +121,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "masked_email": mask_email(claim.user.email),
         "kind": claim.kind.value,
-        "kind_label": claim.kind.value.replace("_", " "),
+        "kind_label": str(UNSUBSCRIBE_WORDS.get(claim.kind, claim.kind.value.replace("_", " "))),
         "settings_url": settings_url(),
     }
     if request.method != "POST":
