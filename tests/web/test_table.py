@@ -469,3 +469,15 @@ def test_a_negative_version_is_a_malformed_form():
     with pytest.raises(actions.GameError) as refused:
         table.parse_move({"version": "-1", "action": "reveal"})
     assert refused.value.code == "invalid"
+
+
+def test_a_form_sent_twice_plays_once_and_says_so(game, anna):
+    client = signed_in(anna)
+    [reveal] = [form for form in move_forms(page_of(client, game)) if form["action"] == "reveal"]
+    submit(client, reveal)
+    page_of(client, game)  # the first answer's message is read
+    submit(client, reveal)  # a second click, or the same form in another tab
+    game.refresh_from_db()
+    assert game.version == 1 and game.moves.count() == 1
+    message = messages_of(page_of(client, game))
+    assert 'role="alert"' in message and "had already been played" in message
