@@ -72,6 +72,63 @@ def test_the_committed_mo_is_the_build_of_the_po(catalog):
     assert compiled == expected, "the .mo is stale: run manage.py compilemessages -l de"
 
 
+# --- Every string marked for translation has its German ---------------------------------------
+
+_LITERAL = r"""u?(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+_TEMPLATE_CALL = re.compile(
+    rf"\b(npgettext|pgettext|ngettext|gettext|_)\((\s*{_LITERAL}(?:\s*,\s*{_LITERAL})*)"
+)
+_PYTHON_GETTEXT = {
+    "_": 0, "gettext": 0, "gettext_lazy": 0, "gettext_noop": 0, "ngettext": 0,
+    "ngettext_lazy": 0, "pgettext": 1, "pgettext_lazy": 1, "npgettext": 1, "npgettext_lazy": 1,
+}  # fmt: skip
+
+
+def marked_strings() -> set[tuple[str | None, str]]:
+    """(context, msgid) of every string the templates and the Python code mark for
+    translation, found as ``makemessages`` finds them but without GNU gettext."""
+    import ast
+
+    from django.utils.translation.template import templatize
+
+    found = set()
+    for folder in TEMPLATE_DIRS:
+        for path in folder.rglob("*"):
+            if path.suffix not in (".html", ".txt"):
+                continue
+            for name, args in _TEMPLATE_CALL.findall(templatize(path.read_text(), origin=path)):
+                texts = [ast.literal_eval(t.lstrip("u")) for t in re.findall(_LITERAL, args)]
+                context = texts.pop(0) if name.startswith(("pgettext", "npgettext")) else None
+                found.add((context, texts[0]))
+    sources = [
+        p
+        for p in BASE.rglob("*.py")
+        if p.relative_to(BASE).parts[0] not in (".venv", "var", "tests", "bench")
+        and "migrations" not in p.parts
+    ]
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            has_context = _PYTHON_GETTEXT.get(node.func.id)
+            if has_context is None or len(node.args) <= has_context:
+                continue
+            texts = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+            if not isinstance(texts[has_context], str):
+                continue  # a variable: its literal is marked where it is defined
+            found.add((texts[0] if has_context else None, texts[has_context]))
+    return found
+
+
+def test_every_string_marked_for_translation_has_german(catalog):
+    translated = {(e.msgctxt, e.msgid) for e in catalog if not e.untranslated and not e.fuzzy}
+    missing = sorted(marked_strings() - translated, key=str)
+    assert missing == [], (
+        "new strings without German: run makemessages -l de, translate, compilemessages "
+        '(README "Languages")'
+    )
+
+
 # --- Every template's visible text is wrapped for translation -----------------------------------
 
 
