@@ -481,3 +481,15 @@ def test_a_form_sent_twice_plays_once_and_says_so(game, anna):
     assert game.version == 1 and game.moves.count() == 1
     message = messages_of(page_of(client, game))
     assert 'role="alert"' in message and "had already been played" in message
+
+
+def test_the_live_refresh_runs_while_the_game_can_change(game, anna, moderator):
+    client = signed_in(anna)
+    script = '<script src="/static/js/table.js" defer></script>'
+    page = page_of(client, game)
+    assert script in page
+    assert f'data-version-url="{reverse("games:version", args=[game.id])}"' in page
+    actions.do_abort_game(game.id, moderator, reason="test")
+    page = page_of(client, game)
+    assert script not in page and 'data-status="aborted"' in page
+    assert client.get("/static/js/table.js").status_code == 200
