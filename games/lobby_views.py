@@ -225,7 +225,10 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         "table": _describe_frame(frame, names),
         "move": None
         if frame["entry"] is None
-        else describe.describe_move(frame["entry"], names, game.rules.card),
+        else describe.describe_move(
+            frame["entry"], names, game.rules.card, rat_alert=_was_rat_alert(entries, step, now)
+        ),
+        "round_ended": _ended_a_round(frame),
         "next_name": None if frame["next_seat"] is None else names.subject(frame["next_seat"]),
         # Rules P23: some entries reach this reader reduced (a blind game still running).
         "reduced_log": first_full_entry(game, seat, moves) > 1,
@@ -234,6 +237,32 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         context["scoring"] = explain_scoring(now["result"], initial_cubes(now), names.subject)
         context["result"] = describe.describe_result(now["result"], names)
     return render(request, "games/replay.html", context)
+
+
+def _was_rat_alert(entries: list[dict], step: int, now: dict) -> bool:
+    """Did move ``step`` (a reveal) put a second rat face up (rules P11)? Public: the same
+    player's next move resolved a rat alert, or, for the latest move, they must now."""
+    if step == 0 or entries[step - 1]["action"]["action"] != "reveal":
+        return False
+    if step < len(entries):
+        following = entries[step]
+        return (
+            following["action"]["action"] == "resolve_alarm"
+            and following["seat"] == entries[step - 1]["seat"]
+        )
+    return now.get("phase") == "alarm"
+
+
+def _ended_a_round(frame: dict) -> int | None:
+    """The round move ``frame`` ended (its last spade placed, rules P17), else None."""
+    entry = frame["entry"]
+    if entry is None or entry["action"]["action"] not in ("pass", "resolve_alarm"):
+        return None
+    if not all(frame["spades"]):
+        return None
+    # After a round's end the next one is under way, unless it was the last (P18): then
+    # the game ended with it and the round number stayed.
+    return frame["round"] if frame["last_round"] else frame["round"] - 1
 
 
 _TABLE_KEYS = (

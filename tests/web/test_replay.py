@@ -3,6 +3,7 @@ log only, stepping by ?step=n, hidden information kept hidden, the scoring expla
 
 import random
 import re
+from itertools import pairwise
 
 import pytest
 from django.test import Client
@@ -390,3 +391,24 @@ def test_an_aborted_game_replays_to_the_table_as_it_ended(anna, bert, carla, mod
         body = page(client, game, step)[1]
         assert "Not known to you." not in body and "Blind mode: moves before" not in body
         assert "cards--small" not in body
+
+
+def test_steps_tell_rat_alerts_and_round_ends(anna, bert, carla):
+    game = start_game([anna, bert, carla], seed=11)
+    play(game, 60, seed=11)
+    game.refresh_from_db()
+    client = Client()
+    client.force_login(anna)
+    moves = list(game.moves.order_by("number"))
+    alerts = [
+        m.number
+        for m, following in pairwise(moves)
+        if m.action["action"] == "reveal" and following.action["action"] == "resolve_alarm"
+    ]
+    ends = [m.number for m, following in pairwise(moves) if following.round != m.round]
+    assert alerts and ends, "the scenario must have both"
+    for number in (alerts[0], alerts[0] - 1, ends[0], ends[0] + 1):
+        body = page(client, game, number)[1]
+        assert ("Rat alert" in body) == (number in alerts)
+        ended = f"Round {moves[number - 1].round} ended" in body
+        assert ended == (number in ends)
