@@ -44,6 +44,7 @@ def test_a_login_link_sent_before_the_suspension_stops_working(client, anna, sus
     request_login_link(anna.email)
     path = last_login_link(anna.email)
     suspend(anna)
+    assert client.get(path).status_code == 403  # the page before the button says so too
     response = client.post(path)
     assert response.status_code == 403
     assert b"suspended this account" in response.content
@@ -132,6 +133,8 @@ def test_a_new_turn_of_a_suspended_player_times_out_at_once(game, anna, bert, su
     assert game.current_seat == 1
     assert game.deadline <= timezone.now()
     assert game.next_reminder_at is None
+    # No "your turn" email with a link that would not work: the move is played for him.
+    assert not OutboundEmail.objects.filter(to=bert.email, template="your_turn").exists()
     assert sweeps.play_due_timeouts() == 1
 
 
@@ -208,3 +211,25 @@ def test_a_game_of_four_keeps_going_with_a_suspended_player_in_it(players, suspe
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
     assert Move.objects.filter(game=game, seat=2, automatic=True).count() == 1
+
+
+def test_a_suspension_between_reading_and_redeeming_a_link_wins(anna, suspend, monkeypatch):
+    from accounts import login_links
+
+    request_login_link(anna.email)
+    token = last_login_link(anna.email).removeprefix("/accounts/login/").removesuffix("/")
+    claim = login_links.read_login_link(token)  # read while she was not suspended yet
+    suspend(anna)
+    monkeypatch.setattr(login_links, "read_login_link", lambda token: claim)
+    with pytest.raises(login_links.LoginLinkError) as refused:
+        login_links.consume_login_link(token)
+    assert refused.value.problem == login_links.LinkProblem.SUSPENDED
+    assert login_links.LoginLink.objects.get().used_at is None  # the link is not spent
+
+
+def test_a_moderator_cannot_suspend_themselves(moderator):
+    with pytest.raises(GameError) as refused:
+        moderation.do_suspend_user(moderator, moderator, "Testing.")
+    assert refused.value.code == "invalid" and "yourself" in refused.value.detail
+    moderator.refresh_from_db()
+    assert not moderator.is_suspended()
