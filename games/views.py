@@ -4,6 +4,7 @@ move forms and live-refresh version) and its signed link."""
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -118,15 +119,17 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
 REFRESH_EVERY_SECONDS = 5
 
 
-@login_required
 @require_POST
 def play_move(request: HttpRequest, game_id) -> HttpResponse:
     """A move form of the table: play it, then back to the table (POST-redirect-GET).
 
     A refused move (stale ``version``, not the poster's turn, illegal, game over) changes
     nothing and is told as a message above the current table, never as an error page.
-    Outsiders get 404 like the table itself.
+    Outsiders get 404 like the table itself. A signed-out poster (their session ended)
+    is sent to sign in and then to the table, not back to this POST-only address.
     """
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("games:game", args=[game_id]))
     shown_version = _visible_game_or_404(request.user, game_id).version
     try:
         version, action = table.parse_move(request.POST)
