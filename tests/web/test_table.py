@@ -256,7 +256,8 @@ def test_outsiders_get_404_everywhere_and_anonymous_visitors_the_login(game, out
     assert response.status_code == 302 and f"next={table_url(game)}" in response["Location"]
     response = anonymous.post(move, {"version": "0", "action": "reveal"})
     # Signed in again, the player lands on the table, not on the POST-only move address.
-    assert response.status_code == 302 and f"next={table_url(game)}" in response["Location"]
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?next={table_url(game)}")
     assert anonymous.get(version).status_code == 401
 
 
