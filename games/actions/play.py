@@ -2,8 +2,9 @@
 
 from django.db import transaction
 from django.db.models import prefetch_related_objects
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import deadlines, notify
@@ -21,6 +22,36 @@ _ENGINE_CODES = {
     "not_your_turn": "not_your_turn",
     "game_finished": "game_not_active",
 }
+# The engine is pure Python and speaks English (its messages name the card or seat at
+# fault); a reader of another language gets the sentence for the refusal's code.
+_ENGINE_DETAILS = {
+    "malformed_action": gettext_lazy(
+        "The action must be an object with exactly the keys its kind needs, of the right "
+        "types (card ids are whole numbers)."
+    ),
+    "unknown_action": gettext_lazy(
+        "There is no such action; choose reveal, end_turn, pass or resolve_alarm."
+    ),
+    "unknown_seat": gettext_lazy("There is no such seat in this game."),
+    "game_finished": gettext_lazy("The game is over; no move is possible."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "wrong_phase": gettext_lazy("This move is not possible at this point of the turn."),
+    "unknown_treasure": gettext_lazy("That is not a treasure type."),
+    "card_not_face_up": gettext_lazy("The card to bury is not in the face-up row."),
+    "bury_required": gettext_lazy("The face-up row is not empty: choose a card to bury."),
+    "bury_not_allowed": gettext_lazy("The face-up row is empty: there is no card to bury."),
+    "not_alarm_rat": gettext_lazy("Keep one of the two rats in the face-up row."),
+    "nothing_to_reveal": gettext_lazy("The draw pile and the discard pile are both empty."),
+}
+
+
+def _engine_detail(error) -> str:
+    """The engine's refusal as a sentence in the reader's language."""
+    if (translation.get_language() or "en").split("-")[
+        0
+    ] == "en" or error.code not in _ENGINE_DETAILS:
+        return str(error)
+    return str(_ENGINE_DETAILS[error.code])
 
 
 def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
@@ -165,7 +196,7 @@ def _apply(
         after = rules.apply(before, seat, action)
     except rules.IllegalAction as error:
         code = _ENGINE_CODES.get(error.code, "illegal_action")
-        raise GameError(code, str(error)) from None
+        raise GameError(code, _engine_detail(error)) from None
 
     now = timezone.now()
     effects = rules.move_effects(before, after, seat, action)

@@ -91,3 +91,15 @@ def test_the_language_setting_is_read_and_changed_through_me_settings(anna):
     assert (
         client.patch("/api/me/settings/", {"language": ""}, format="json").json()["language"] == ""
     )
+
+
+def test_the_engines_refusals_are_german_too(game, anna):
+    # The pure engine speaks English; the service gives its refusal in the reader's language.
+    client = client_for(anna)
+    english = move(client, game, 0, "end_turn")
+    assert english.json()["code"] == "illegal_action"
+    german = move(client, game, 0, "end_turn", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.json() == {
+        "code": "illegal_action",
+        "detail": "Dieser Zug ist an dieser Stelle des Zuges nicht möglich.",
+    }
