@@ -88,6 +88,8 @@ class Site:
 
     def __init__(self, url: str):
         self.url = url
+        # The kinds of page axe-core has checked in this test (see Visitor.page_kind).
+        self.axe_checked: set[str] = set()
 
     def emails_to(self, address: str) -> list:
         """The emails sent to ``address`` so far, oldest first (the locmem outbox)."""
@@ -121,6 +123,27 @@ def site(browser, live_server, transactional_db, settings) -> Site:
 # A scanner gets (url, body, content type) of every response the browser received.
 Scanner = Callable[[str, str, str], None]
 
+# Pages' periodic timers (setInterval of a second or more: the table's version poll) are
+# held until the test fires them with ``Visitor.live_refresh``. A poll firing on its own
+# would reload a page while the test reads or clicks it, at a moment nobody chose.
+# (Playwright's fake clock would do the same, but axe-core never finishes under a paused
+# clock.) Shorter intervals and every setTimeout run as usual.
+HOLD_PERIODIC_TIMERS = """
+(() => {
+  const held = new Map();
+  let next = -1;
+  const setInterval = window.setInterval.bind(window);
+  const clearInterval = window.clearInterval.bind(window);
+  window.setInterval = (callback, delay, ...args) => {
+    if (!(delay >= 1000)) return setInterval(callback, delay, ...args);
+    held.set(next, () => callback(...args));
+    return next--;
+  };
+  window.clearInterval = (id) => (held.has(id) ? held.delete(id) : clearInterval(id));
+  window.__fireHeldTimers = () => { held.forEach((fire) => fire()); return held.size; };
+})();
+"""
+
 
 class Visitor:
     """One person at their own browser: cookies, language and screen size of their own.
@@ -140,11 +163,12 @@ class Visitor:
             base_url=site.url,
             extra_http_headers={"Accept-Language": locale},
         )
+        if context is None:
+            self.context.add_init_script(HOLD_PERIODIC_TIMERS)
         self.context.set_default_timeout(NAVIGATION_TIMEOUT)
         self.page = self.context.new_page()
         self.console_errors: list[str] = []
         self.scanners: list[Scanner] = []
-        self.axe_checked: set[str] = set()
         self._responses: list = []
         self.page.on("console", self._on_console)
         self.page.on("pageerror", lambda error: self.console_errors.append(f"uncaught: {error}"))
@@ -178,6 +202,13 @@ class Visitor:
         """Press ``key`` on the page (e.g. "ArrowRight") and check the page it leads to."""
         with self.page.expect_navigation():
             self.page.keyboard.press(key)
+        self.check_page()
+
+    def live_refresh(self) -> None:
+        """Fire the page's held periodic timers once (as if their seconds had passed) and
+        wait for the reload that the table's version poll starts when the game moved on."""
+        with self.page.expect_navigation():
+            assert self.page.evaluate("window.__fireHeldTimers()"), "no poll on this page"
         self.check_page()
 
     def reload(self) -> None:
@@ -223,23 +254,26 @@ class Visitor:
                 scan(response.url, body, kind)
 
     def page_kind(self) -> str:
-        """What kind of page this is, for checking each kind with axe once per visitor:
-        the path with ids and tokens generalised, plus the move forms it offers."""
+        """What kind of page this is, for checking each kind with axe once per test: its
+        language, the path with ids and tokens generalised, the move forms it offers and
+        whether it shows an alert."""
         path = self.page.url.removeprefix(self.site.url).split("?")[0]
         path = re.sub(r"[0-9a-f]{8}-[0-9a-f-]{27}", "<id>", path)
         path = re.sub(r"/(enter|invitations|login)/[^/]+/", r"/\1/<token>/", path)
         actions = self.page.eval_on_selector_all(
             "[data-action]", "nodes => [...new Set(nodes.map(n => n.dataset.action))].sort()"
         )
-        alerts = self.page.locator("[role=alert]").count()
-        return f"{path} {','.join(actions)} alerts={alerts}"
+        alerts = min(self.page.locator("[role=alert]").count(), 1)
+        language = self.page.locator("html").get_attribute("lang")
+        return f"{language} {path} {','.join(actions)} alerts={alerts}"
 
     def check_accessibility(self, *, force: bool = False) -> None:
-        """axe-core on this page: no serious or critical violation (once per page kind)."""
+        """axe-core on this page: no serious or critical violation (once per page kind:
+        a run takes a second, and a whole game shows the same few kinds a hundred times)."""
         kind = self.page_kind()
-        if kind in self.axe_checked and not force:
+        if kind in self.site.axe_checked and not force:
             return
-        self.axe_checked.add(kind)
+        self.site.axe_checked.add(kind)
         from axe_playwright_python.sync_playwright import Axe
 
         results = Axe().run(self.page)

@@ -4,7 +4,9 @@ create a game, answer an invitation, open a game from its email, play a move."""
 import random
 import re
 
+from games import actions
 from games.models import Game, GameStatus
+from games.rules import piratz
 from tests.browser.conftest import Visitor, a_game_id
 
 INVITATION_LINK = r"/invitations/[^/\s]+/"
@@ -116,3 +118,21 @@ def step_through_the_replay(visitor: Visitor, game: Game, *, arrows: int = 1000)
     assert steps.get_attribute("data-replay-step-current") == str(game.version)
     if game.status == GameStatus.FINISHED:
         assert visitor.page.locator("[data-replay-scoring]").count(), "the scoring explained"
+
+
+def play_on_server(game: Game, users: list, *, until=None) -> Game:
+    """Play moves through ``games.actions`` as the players' other clients would (the API,
+    the emails' deadlines), until ``until(game)`` is true or the game ends: reveal, then
+    end the turn or, with three cards face up, pass; a rat alert keeps its first choice.
+    """
+    while game.is_active and not (until and until(game)):
+        state = game.load_state()
+        seat = piratz.current_seat(state)
+        offered = piratz.legal_actions(state, seat)
+        kinds = {action["action"] for action in offered}
+        wanted = "reveal" if "reveal" in kinds else "end_turn" if "end_turn" in kinds else None
+        if wanted == "end_turn" and len(piratz.view(state, seat)["face_up"]) >= 3:
+            wanted = "pass"
+        action = next((a for a in offered if a["action"] == wanted), offered[0])
+        game = actions.do_play_move(game.id, users[seat], game.version, action)
+    return game

@@ -6,7 +6,6 @@ import pytest
 
 from games import actions
 from games.models import GameStatus
-from games.rules import piratz
 from tests.browser import flows
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.hidden import HiddenInformationScan
@@ -44,30 +43,12 @@ def test_an_invitation_declined_on_a_phone_in_german(site, visitors):
     assert not bert.page.locator('button[value="accept"]').count()
 
 
-def _play_on_server(game, users, moves: int | None = None):
-    """Play ``moves`` moves (None: to the end) as the service would for the players:
-    reveal, then end the turn, resolving any rat alert with its first choice."""
-    played = 0
-    while game.is_active and (moves is None or played < moves):
-        state = game.load_state()
-        seat = piratz.current_seat(state)
-        offered = piratz.legal_actions(state, seat)
-        kinds = {action["action"] for action in offered}
-        wanted = "reveal" if "reveal" in kinds else "end_turn" if "end_turn" in kinds else None
-        if wanted == "end_turn" and len(piratz.view(state, seat)["face_up"]) >= 3:
-            wanted = "pass"
-        action = next((a for a in offered if a["action"] == wanted), offered[0])
-        game = actions.do_play_move(game.id, users[seat], game.version, action)
-        played += 1
-    return game
-
-
 def test_the_replay_of_a_blind_game_shows_each_player_only_what_they_saw(site, visitors):
     """Seed 4: Bert's first reveal is a rat alert. Stepping through the replay move by
     move (keyboard and links), neither player's pages show a card rules P23 hides."""
     users = [make_user("anna@example.com", display_name="Anna"), make_user("bert@example.com")]
     game = start_game(users, seed=4, blind=True)
-    game = _play_on_server(game, users, moves=7)
+    game = flows.play_on_server(game, users, until=lambda game: game.version == 7)
     assert game.moves.filter(action__action="resolve_alarm").exists()
     for seat, name in enumerate(["Anna", "Bert"]):
         visitor = visitors(name, viewport=PHONE if seat else DESKTOP)
@@ -79,7 +60,7 @@ def test_the_replay_of_a_blind_game_shows_each_player_only_what_they_saw(site, v
 
 def test_the_replay_of_a_finished_game_explains_the_scoring(site, visitors):
     users = [make_user("anna@example.com", display_name="Anna"), make_user("bert@example.com")]
-    game = _play_on_server(start_game(users, seed=11), users)
+    game = flows.play_on_server(start_game(users, seed=11), users)
     assert game.status == GameStatus.FINISHED
     anna = visitors("Anna")
     anna.scanners.append(HiddenInformationScan(game.id, 0))
