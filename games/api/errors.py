@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -52,8 +53,8 @@ def too_large() -> ApiError:
     return ApiError(
         413,
         "too_large",
-        f"The request body is larger than the {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes "
-        "this service accepts.",
+        _("The request body is larger than the %(limit)d bytes this service accepts.")
+        % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
     )
 
 

@@ -1,5 +1,6 @@
 """The API's pagination: DRF's page numbers, with ``page`` strictly a number as the schema says."""
 
+from django.utils.translation import gettext as _
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound
 
@@ -19,5 +20,8 @@ class PageNumberPagination(pagination.PageNumberPagination):
         if raw is None:
             return 1
         if not (raw.isascii() and raw.isdigit()):
-            raise NotFound(f"There is no page {raw!r}: pages are numbered 1, 2, 3 and so on.")
+            raise NotFound(
+                _("There is no page %(page)r: pages are numbered 1, 2, 3 and so on.")
+                % {"page": raw}
+            )
         return raw

@@ -1,5 +1,6 @@
 """The API's JSON parser: DRF's, refusing bodies nested deeper than any request needs."""
 
+from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -18,7 +19,7 @@ class JSONParser(parsers.JSONParser):
     """
 
     def parse(self, stream, media_type=None, parser_context=None):
-        too_deep = f"The JSON body nests more than {MAX_DEPTH} levels deep."
+        too_deep = _("The JSON body nests more than %(depth)d levels deep.") % {"depth": MAX_DEPTH}
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:

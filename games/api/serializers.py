@@ -1,5 +1,6 @@
 """Request and response shapes of the games API (CONTRACT.md section 2)."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -25,7 +26,9 @@ class StrictSerializer(serializers.Serializer):
     def validate(self, attrs):
         unknown = set(self.initial_data) - set(self.fields)
         if unknown:
-            raise serializers.ValidationError(f"Unknown fields: {', '.join(sorted(unknown))}.")
+            raise serializers.ValidationError(
+                _("Unknown fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
+            )
         return attrs
 
 
@@ -101,9 +104,12 @@ class MoveRequestSerializer(StrictSerializer):
         takes = set(PIRATZ_ACTION_FIELDS[kind])
         given = set(self.initial_data) - {"version", "action"}
         if given != takes:
-            wanted = f"exactly {', '.join(sorted(takes))}" if takes else "no other fields"
+            if takes:
+                message = _("Besides version and action, a %(kind)s move takes exactly %(fields)s.")
+            else:
+                message = _("Besides version and action, a %(kind)s move takes no other fields.")
             raise serializers.ValidationError(
-                f"Besides version and action, a {kind} move takes {wanted}."
+                message % {"kind": kind, "fields": ", ".join(sorted(takes))}
             )
         return attrs
 
