@@ -170,8 +170,9 @@ def test_a_locked_out_moderator_still_uses_the_api_and_login_links(
 def test_add_totp_device_prints_the_uri_once_and_the_code_signs_in(client, staff, capsys, caplog):
     call_command("add_totp_device", "MOD@example.com")
 
-    out, _err = capsys.readouterr()
+    out, err = capsys.readouterr()
     uri = out.strip().splitlines()[-1]
+    assert "█" in err or "▀" in err  # the QR code, drawn with block characters
     device = TOTPDevice.objects.get(user=staff)
     assert uri == device.config_url and uri.startswith("otpauth://totp/")
     assert "Piratz" in uri  # the issuer shown in the app

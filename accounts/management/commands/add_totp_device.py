@@ -1,5 +1,7 @@
 """``manage.py add_totp_device EMAIL``: enrol a moderator's authenticator app for /admin/."""
 
+import io
+
 import segno
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -54,7 +56,9 @@ class Command(BaseCommand):
         )
         uri = device.config_url
         if not no_qr:
-            segno.make(uri, error="m").terminal(out=self.stderr._out, compact=True)
+            drawing = io.StringIO()
+            segno.make(uri, error="m").terminal(out=drawing, compact=True)
+            self.stderr.write(drawing.getvalue(), style_func=lambda text: text, ending="")
         self.stdout.write(uri)
 
     def _note(self, message: str) -> None:
