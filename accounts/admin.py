@@ -107,7 +107,7 @@ class UserAdmin(DjangoUserAdmin):
     actions = [suspend_users, unsuspend_users]
     inlines = [PlayerSeatInline, ReportAgainstInline]
     fieldsets = (
-        (None, {"fields": ("email", "display_name", "password")}),
+        (None, {"fields": ("email", "display_name", "language", "password")}),
         ("Suspension", {"fields": ("suspended_at", "suspended_until")}),
         (
             "Permissions",
