@@ -121,6 +121,9 @@ AXES_VERBOSE = False  # no banner on every manage.py command
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "otp_token"]
 # The issuer shown in a moderator's authenticator app beside their email.
 OTP_TOTP_ISSUER = env.str("OTP_TOTP_ISSUER", "Piratz by mail")
+# A device's key is a credential: the admin never shows it (nor its QR code) once made;
+# manage.py add_totp_device shows it once, to the moderator being enrolled.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

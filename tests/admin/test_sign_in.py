@@ -197,3 +197,17 @@ def test_add_totp_device_is_for_staff_only(anna):
         call_command("add_totp_device", anna.email)
     with pytest.raises(CommandError, match="createsuperuser"):
         call_command("add_totp_device", "nobody@example.com")
+
+
+def test_the_admin_never_shows_a_devices_key(moderator_client, moderator):
+    device = TOTPDevice.objects.get(user=moderator)  # the one the fixture signed in with
+    base = f"/admin/otp_totp/totpdevice/{device.pk}"
+
+    pages = [
+        moderator_client.get(url) for url in ("/admin/otp_totp/totpdevice/", f"{base}/change/")
+    ]
+    secret_pages = [moderator_client.get(f"{base}/{view}/") for view in ("config", "qrcode")]
+
+    assert all(page.status_code == 200 for page in pages)
+    assert all(device.key not in page.content.decode() for page in pages)
+    assert [page.status_code for page in secret_pages] == [403, 403]
