@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 
 from notifications import outbox
-from notifications.models import DeliveryAttempt, OutboundEmail, SENDING_TIMEOUT
+from notifications.models import SENDING_TIMEOUT, DeliveryAttempt, OutboundEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def test_a_permanent_failure_is_recorded_as_failed(make_email, mail_server_fails
     assert outcome == Outcome.FAILED and "No such user" in error
 
 
-def test_a_stuck_email_counts_as_an_attempt_once_even_if_the_sweep_runs_twice(make_email, now):
+def test_a_stuck_email_is_one_attempt_in_the_history_however_often_the_sweep_runs(make_email, now):
     email = make_email(
         status=OutboundEmail.Status.SENDING, claimed_at=now - SENDING_TIMEOUT - timedelta(1)
     )
