@@ -38,7 +38,7 @@ def play_to_the_end(game: Game, seats: dict[int, Visitor], rng: random.Random, s
 
     The player to move plays on their page (which first sees the last move arrive by its
     live refresh); the other's page offers no move. Every click must add exactly one to
-    the table's version. Screenshots of the table (``<shots>-seat<n>.png``) are taken at
+    the table's version. Screenshots of the table (``<shots>-desktop.png``, ``-phone``) at
     the first move of round 2 or later: a table with collections, buried cards and cubes.
     """
     seen_kinds: set[str] = set()
@@ -55,8 +55,9 @@ def play_to_the_end(game: Game, seats: dict[int, Visitor], rng: random.Random, s
             if visitor.page.viewport_size == PHONE:
                 visitor.assert_no_horizontal_scroll()
         if not shot_taken and game.round >= 2:
-            for seat, visitor in seats.items():
-                visitor.screenshot(f"{shots}-seat{seat}")
+            for visitor in seats.values():
+                screen = "phone" if visitor.page.viewport_size == PHONE else "desktop"
+                visitor.screenshot(f"{shots}-{screen}")
             shot_taken = True
         offered = flows.offered_actions(mover)
         assert offered, f"{mover.name}'s turn, but the page offers no move"
@@ -106,12 +107,12 @@ def test_two_players_play_a_whole_game_from_the_invitation_email(site, visitors)
     flows.step_through_the_replay(anna, game, arrows=3)
     anna.open("/games/")
     anna.open("/settings/")
-    for seat, visitor in seats.items():
+    for visitor in (anna, bert):
         visitor.open(f"/games/{game.id}/")
         assert not flows.offered_actions(visitor)
         assert visitor.page.get_by_text("Final scores").count()
-        visitor.screenshot(f"final-en-seat{seat}")
         assert visitor.scanners[0].scanned > 0, "the hidden-information scan never ran"
+    anna.screenshot("final-en-desktop")
 
 
 def test_a_blind_game_with_a_rat_alert_in_german(site, visitors):
