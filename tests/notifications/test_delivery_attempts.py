@@ -1,9 +1,12 @@
 """Every send attempt of an outbox email is kept with its outcome: the error history."""
 
 import smtplib
+import threading
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
+from django.db import connection
 
 from notifications import outbox
 from notifications.models import SENDING_TIMEOUT, DeliveryAttempt, OutboundEmail
@@ -95,3 +98,40 @@ def test_an_outcome_not_saved_leaves_no_attempt(make_email, now, monkeypatch):
     outbox.send_pending_email(email.id)
 
     assert history(email) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    "postgresql" not in django_settings.DATABASES["default"]["ENGINE"],
+    reason="needs PostgreSQL: SQLite serialises writers, so there is no race to lose",
+)
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_sweeps_record_each_stuck_email_once(make_email, now):
+    emails = [
+        make_email(
+            status=OutboundEmail.Status.SENDING,
+            claimed_at=now - SENDING_TIMEOUT - timedelta(seconds=1),
+        )
+        for _ in range(30)
+    ]
+    start = threading.Barrier(4)
+    requeued: list[int] = []
+
+    def sweep():
+        try:
+            start.wait()
+            requeued.append(outbox.requeue_stuck_emails(now))
+        finally:
+            connection.close()  # this thread's own connection
+
+    threads = [threading.Thread(target=sweep) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sum(requeued) == 30
+    for email in emails:
+        email.refresh_from_db()
+        assert email.attempts == 1
+        assert history(email) == [(Outcome.RETRYING, outbox.STUCK_ERROR)]
