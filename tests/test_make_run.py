@@ -121,11 +121,20 @@ class LocalService:
             data=None if body is None else json.dumps(body).encode(),
             headers={"Authorization": f"Token {key}", "Content-Type": "application/json"},
         )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
+        # runserver restarts whenever a source file changes (others edit this checkout while
+        # the test runs): a refused connection means it was not received; try again.
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return response.status, json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                return error.code, json.loads(error.read() or b"null")
+            except urllib.error.URLError as error:
+                refused = isinstance(error.reason, ConnectionRefusedError)
+                if not refused or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     def mail_to(self, address: str) -> list[str]:
         folder = self.tmp / "mail"
