@@ -83,6 +83,7 @@ class ModeratorAdminSite(OTPAdminSite):
     site_title = "Piratz moderation"
     index_title = "Dashboard"
     login_form = ModeratorLoginForm
+    login_template = "admin/moderator_login.html"
     index_template = "admin/dashboard_index.html"
 
     def __init__(self, name: str = "admin"):

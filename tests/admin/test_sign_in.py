@@ -50,6 +50,14 @@ def in_admin(client) -> bool:
     return client.get("/admin/").status_code == 200
 
 
+def test_the_sign_in_form_asks_for_the_apps_code(client):
+    page = client.get(LOGIN).content.decode()
+
+    assert 'name="password"' in page and 'name="otp_token"' in page
+    assert "Code from your authenticator app" in page
+    assert "otp_challenge" not in page  # for devices that send codes; TOTP apps do not
+
+
 def test_password_alone_is_refused(client, device):
     response = sign_in(client)
 
