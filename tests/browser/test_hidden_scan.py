@@ -27,13 +27,35 @@ def test_card_ids_are_read_from_words_drawings_and_move_forms():
     assert card_ids(body) == [2, 17, 5, 9, 3, 4]
 
 
+# Seed 3's draw pile starts 14, 3, 39, 32: not in increasing order, so judged (see
+# HiddenInformationScan: an increasing top may be the unseen set listed by id).
+UNSORTED_TOP = 3
+
+
 def test_the_draw_order_in_a_page_is_caught(anna, bert):
-    game = start_game([anna, bert])
+    game = start_game([anna, bert], seed=UNSORTED_TOP)
     scan = HiddenInformationScan(game.id, seat=1)
     draw = piratz.dump(game.load_state())["draw"]
     scan("/games/x/", _page(*reversed(draw[:3])), "text/html")  # the same cards, not in order
     with pytest.raises(AssertionError, match="draw order"):
         scan("/games/x/", _page(*draw[:3]), "text/html")
+
+
+def test_the_draw_order_written_any_way_is_caught(anna, bert):
+    game = start_game([anna, bert], seed=UNSORTED_TOP)
+    draw = piratz.dump(game.load_state())["draw"]
+    leak = f"<!-- next: {', '.join(str(card) for card in draw[:4])} -->"
+    with pytest.raises(AssertionError, match="draw order leaked as numbers"):
+        HiddenInformationScan(game.id, seat=0)("/games/x/", _page() + leak, "text/html")
+
+
+def test_the_unseen_set_listed_by_id_is_no_leak(anna, bert):
+    """Seed 7's pile starts 2, 5, 20: late in a game, when these are the unseen cards
+    left, the unseen set listed by id shows them in a row, and that is no leak."""
+    game = start_game([anna, bert], seed=7)
+    top = piratz.dump(game.load_state())["draw"][:3]
+    assert top == sorted(top)
+    HiddenInformationScan(game.id, seat=0)("/games/x/", _page(*top), "text/html")
 
 
 def test_the_shuffle_key_in_a_page_is_caught(anna, bert):
@@ -61,7 +83,7 @@ def test_a_blind_collection_in_a_page_is_caught_until_the_end(anna, bert):
 
 def test_a_body_is_judged_at_the_version_it_names(anna, bert):
     """A page read after a later move is judged by the game as it was rendered."""
-    game = start_game([anna, bert], blind=True)
+    game = start_game([anna, bert], seed=UNSORTED_TOP, blind=True)
     scan = HiddenInformationScan(game.id, seat=1)
     scan.snapshot()  # version 0, as the page loop takes it after every page
     draw = piratz.dump(game.load_state())["draw"]
