@@ -16,6 +16,17 @@ from tests.factories import make_user, sign_in_verified, start_game
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in English: a request answered in German (LocaleMiddleware) leaves
+    German active in the thread, and a later test's own describe() calls would follow it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttles and rate limits count in the cache: each test starts from zero."""
     from django.core.cache import cache

@@ -120,9 +120,22 @@ def marked_strings() -> set[tuple[str | None, str]]:
     return found
 
 
+def _django_translates(context: str | None, msgid: str) -> bool:
+    # A template overriding one of Django's own (the admin's login page) reuses its
+    # msgids, which Django's German catalog translates.
+    from django.utils import translation
+
+    with translation.override("de"):
+        text = translation.pgettext(context, msgid) if context else translation.gettext(msgid)
+    return text != msgid
+
+
 def test_every_string_marked_for_translation_has_german(catalog):
     translated = {(e.msgctxt, e.msgid) for e in catalog if not e.untranslated and not e.fuzzy}
-    missing = sorted(marked_strings() - translated, key=str)
+    missing = sorted(
+        (marked for marked in marked_strings() - translated if not _django_translates(*marked)),
+        key=str,
+    )
     assert missing == [], (
         "new strings without German: run makemessages -l de, translate, compilemessages "
         '(README "Languages")'
