@@ -17,6 +17,8 @@ import pytest
 from django.conf import settings
 from django.core import mail
 
+from piratz_site.redaction import redact_text
+
 # Debian's Chromium (installed by .ci/run): Playwright cannot download its own build here.
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -182,12 +184,18 @@ class Visitor:
         if response.url.startswith(self.site.url):
             self._responses.append(response)
 
+    @property
+    def where(self) -> str:
+        """The page's address for messages: tokens of signed links redacted, as in logs."""
+        return redact_text(self.page.url)
+
     # --- moving around ------------------------------------------------------------------
 
     def open(self, url: str) -> None:
         """Go to ``url`` (absolute, or a path on the site), as from a link in an email."""
         response = self.page.goto(url)
-        assert response is not None and response.status < 400, (url, response and response.status)
+        status = response and response.status
+        assert status and status < 400, f"{self.name}: {status} from {redact_text(url)}"
         self.check_page()
 
     def click(self, target) -> None:
@@ -227,7 +235,7 @@ class Visitor:
         """The page just loaded: console clean, accessible, nothing secret received."""
         self.page.wait_for_load_state("load")
         errors, self.console_errors = self.console_errors, []
-        assert not errors, f"{self.name}: console errors on {self.page.url}: {errors}"
+        assert not errors, redact_text(f"{self.name}: console errors on {self.where}: {errors}")
         self.scan_responses()
         # The page as the browser shows it now, whatever its scripts have added to it.
         for scan in self.scanners:
@@ -243,7 +251,9 @@ class Visitor:
             kind = response.headers.get("content-type", "")
             if not kind.startswith(("text/html", "application/json", "text/plain")):
                 continue
-            assert response.status < 500, f"{self.name}: {response.status} from {response.url}"
+            assert response.status < 500, redact_text(
+                f"{self.name}: {response.status} from {response.url}"
+            )
             if 300 <= response.status < 400:
                 continue  # a redirect's body is empty; the page it leads to is scanned
             try:
@@ -283,13 +293,13 @@ class Visitor:
             for v in results.response["violations"]
             if v["impact"] in FAILING_IMPACTS
         ]
-        assert not failing, f"{self.name}: axe on {self.page.url} ({kind}): {failing}"
+        assert not failing, f"{self.name}: axe on {self.where} ({kind}): {failing}"
 
     def assert_no_horizontal_scroll(self) -> None:
         width, inner = self.page.evaluate(
             "[document.documentElement.scrollWidth, window.innerWidth]"
         )
-        assert width <= inner, f"{self.name}: {self.page.url} scrolls sideways ({width} > {inner})"
+        assert width <= inner, f"{self.name}: {self.where} scrolls sideways ({width} > {inner})"
 
     def screenshot(self, name: str) -> Path:
         """The whole page as ``var/screenshots/<name>.png`` (not committed; see README)."""
@@ -323,5 +333,5 @@ def visitors(browser, site) -> Iterator[Callable[..., Visitor]]:
 def a_game_id(url: str) -> uuid.UUID:
     """The game id in a page's URL (``/games/<id>/...``)."""
     found = re.search(r"/games/([0-9a-f-]{36})/", url)
-    assert found, url
+    assert found, redact_text(url)
     return uuid.UUID(found.group(1))

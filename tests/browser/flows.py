@@ -43,14 +43,18 @@ def accept_invitation(visitor: Visitor, email: str) -> None:
     """Open the newest invitation email's link and accept."""
     visitor.open(visitor.site.link_in_last_email(email, INVITATION_LINK))
     visitor.click("Accept")
-    assert visitor.page.get_by_text(re.compile("accepted|started")).count(), visitor.page.url
+    # Values first, then assert: pytest's report of a failed assert would print the page's
+    # address, and this one carries the invitation's token.
+    answered = visitor.page.get_by_text(re.compile("accepted|started")).count()
+    assert answered, visitor.where
 
 
 def enter_game(visitor: Visitor, email: str, game_id) -> None:
     """Open the newest email's link to the game and press its button: on the table."""
     visitor.open(visitor.site.link_in_last_email(email, entry_link(game_id)))
     visitor.click(visitor.page.locator("main form button"))  # "Open the game", any language
-    assert a_game_id(visitor.page.url) == game_id
+    opened = a_game_id(visitor.where)
+    assert opened == game_id
 
 
 # --- The table ---------------------------------------------------------------------------
@@ -59,7 +63,7 @@ def enter_game(visitor: Visitor, email: str, game_id) -> None:
 def table_version(visitor: Visitor) -> int:
     """The version of the game the page shows (the table root's ``data-version``)."""
     root = visitor.page.locator("[data-version]")
-    assert root.count(), f"{visitor.name}: no table (data-version) on {visitor.page.url}"
+    assert root.count(), f"{visitor.name}: no table (data-version) on {visitor.where}"
     return int(root.first.get_attribute("data-version"))
 
 
