@@ -149,6 +149,10 @@ STATIC_ROOT = VAR_DIR / "static"  # `manage.py collectstatic` fills it for produ
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
+# The language switch's cookie (README "Languages"): like the others, HTTPS-only on an
+# https site; no script reads it.
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_HTTPONLY = True
 
 # --- Behind HTTPS and reverse proxies ----------------------------------------------------
 # Addresses or networks of the reverse proxies in front of the service: only from them are
