@@ -1,5 +1,7 @@
-"""OpenAPI (drf-spectacular) description of the API key: "Token <key>" or "Bearer <key>"."""
+"""OpenAPI (drf-spectacular) description of the API key ("Token <key>" or "Bearer <key>")
+and of the session cookie."""
 
+from drf_spectacular import authentication
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 
@@ -30,3 +32,11 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
         )
         bearer["description"] = f'The same API key, sent as "Authorization: Bearer <key>". {_ISSUE}'
         return [token, bearer]
+
+
+class SessionScheme(authentication.SessionScheme):
+    """drf-spectacular's ``cookieAuth`` for our subclass of DRF's session authentication
+    (which refuses suspended players); its own extension matches DRF's class only."""
+
+    target_class = "accounts.authentication.SessionAuthentication"
+    priority = 0

@@ -117,6 +117,9 @@ def test_the_schema_documents_the_reports_endpoint(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     operation = schema["paths"]["/api/reports/"]["post"]
     assert {"201", "400", "403", "404", "429"} <= set(operation["responses"])
+    # Both ways in are documented, the session cookie too (our subclass of DRF's class).
+    assert {"tokenAuth": []} in operation["security"]
+    assert {"cookieAuth": []} in operation["security"]
     request = schema["components"]["schemas"]["ReportCreateRequest"]
     assert set(request["properties"]) == {"game", "seat", "category", "text"}
     assert set(request["required"]) == {"game", "category", "text"}
