@@ -8,9 +8,9 @@ class GameError(Exception):
 
     ``code`` is one of CONTRACT.md's error codes (``invalid``, ``illegal_action``,
     ``not_found``, ``not_a_player``, ``not_your_turn``, ``stale_version``,
-    ``game_not_active``, ``throttled``, ``suspended``); ``detail`` is a sentence for a person, in the
-    language active when it is raised (callers wrap it in ``gettext``: the request's
-    language, README "Languages").
+    ``game_not_active``, ``throttled``, ``suspended``); ``detail`` is a sentence for a
+    person, in the language active when it is raised (callers wrap it in ``gettext``:
+    the request's language, README "Languages").
     ``games.api.errors.STATUS_OF_CODE`` maps each to its HTTP status.
     """
 
