@@ -154,6 +154,7 @@ class OutboundEmailAdmin(admin.ModelAdmin):
             "title": "Resend emails now",
             "opts": self.model._meta,
             "emails": queryset.order_by("id"),
+            "action_name": "retry_now",
             "action_checkbox_name": ACTION_CHECKBOX_NAME,
             "form": form,
             "redacted_links_note": REDACTED_LINKS_NOTE,
