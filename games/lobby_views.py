@@ -19,7 +19,13 @@ from accounts.preferences import settings_for
 from games import actions, describe, queries
 from games.models import GameStatus
 from games.movelog import first_full_entry, public_log
-from games.replay import explain_scoring, initial_cubes, replay_frames, treasure_name
+from games.replay import (
+    FRAME_VIEW_KEYS,
+    explain_scoring,
+    initial_cubes,
+    replay_frames,
+    treasure_name,
+)
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
@@ -213,7 +219,7 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
     if step == last:
         # The table now, exactly as the reader's view has it (the rebuilt last frame
         # equals it wherever the log is complete; in a blind game it knows more).
-        frame = {**frame, **{key: now[key] for key in _TABLE_KEYS}}
+        frame = {**frame, **{key: now[key] for key in FRAME_VIEW_KEYS}}
         frame["next_seat"] = now["current_seat"]
     context = {
         "game": game,
@@ -263,20 +269,6 @@ def _ended_a_round(frame: dict) -> int | None:
     # After a round's end the next one is under way, unless it was the last (P18): then
     # the game ended with it and the round number stayed.
     return frame["round"] if frame["last_round"] else frame["round"] - 1
-
-
-_TABLE_KEYS = (
-    "round",
-    "last_round",
-    "draw_pile",
-    "discard_pile",
-    "face_up",
-    "buried",
-    "spades",
-    "collected",
-    "unseen",
-    "cubes",
-)
 
 
 def _describe_frame(frame: dict, names: describe.Names) -> dict:

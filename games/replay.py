@@ -17,6 +17,20 @@ from django.utils.translation import ngettext
 # The rules' P1 order; the scoring explanation lists types in it.
 TREASURE_ORDER = ("rings", "coins", "pearls", "gems", "goblets", "shells")
 
+# The keys of the viewer's table (CONTRACT view dict) that a frame has too.
+FRAME_VIEW_KEYS = (
+    "round",
+    "last_round",
+    "draw_pile",
+    "discard_pile",
+    "face_up",
+    "buried",
+    "spades",
+    "collected",
+    "unseen",
+    "cubes",
+)
+
 
 def replay_frames(entries: list[dict], now: dict) -> list[dict]:
     """The table before the first move and after every move of ``entries``, oldest first.
