@@ -10,17 +10,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
 from games import actions
-from games.actions.moderation import MAX_REASON_LENGTH
 from games.models import BuriedCard, Game, GameStatus, Move, Seat
 from games.queries import automatic_moves_of_game, player_to_move
 from moderation.admin import AuditEntryInline
+from moderation.forms import ReasonForm, reason_field
 from piratz_site.dashboard import overdue
 
 
@@ -92,17 +91,10 @@ class MoveInline(_ReadOnlyInline):
     ordering = ["number"]
 
 
-class ModerationForm(forms.Form):
+class ModerationForm(ReasonForm):
     """What a moderator confirms an action with: why they take it."""
 
-    reason = forms.CharField(
-        max_length=MAX_REASON_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
-        help_text="Why you take this action; it is written to the log.",
-    )
-
-    def clean_reason(self) -> str:
-        return " ".join(self.cleaned_data["reason"].split())  # one line, as in the log
+    reason = reason_field("Why you take this action; it is written to the log.")
 
 
 @dataclass(frozen=True)

@@ -13,23 +13,10 @@ from django.utils import timezone
 
 from games.errors import GameError
 from moderation import actions
-from moderation.audit import MAX_REASON_LENGTH
+from moderation.forms import ReasonForm, reason_field
 from moderation.models import AuditEntry, Report
 
 _CONFIRM_TEMPLATE = "admin/moderation/confirm.html"
-
-
-class ReasonForm(forms.Form):
-    """What every moderator action is confirmed with: why it is taken."""
-
-    reason = forms.CharField(
-        max_length=MAX_REASON_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
-        help_text="Why you take this action; it is written to the audit log.",
-    )
-
-    def clean_reason(self) -> str:
-        return " ".join(self.cleaned_data["reason"].split())  # one line, as in the log
 
 
 class SuspendForm(ReasonForm):
@@ -47,12 +34,10 @@ class SuspendForm(ReasonForm):
 
 
 class ResolveForm(ReasonForm):
-    reason = forms.CharField(
-        label="Note",
-        max_length=MAX_REASON_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
-        help_text="What you found and did; it is written to the audit log. The reporter is "
+    reason = reason_field(
+        "What you found and did; it is written to the audit log. The reporter is "
         "only told that the report was handled.",
+        label="Note",
     )
 
 

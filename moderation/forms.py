@@ -1,0 +1,24 @@
+"""What a moderator confirms an admin action with: a reason, kept to one line."""
+
+from django import forms
+
+from moderation.audit import MAX_REASON_LENGTH
+
+
+def reason_field(help_text: str, **kwargs) -> forms.CharField:
+    """A moderator's reason: as long as the audit log takes, typed in a three-line box."""
+    return forms.CharField(
+        max_length=MAX_REASON_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text=help_text,
+        **kwargs,
+    )
+
+
+class ReasonForm(forms.Form):
+    """What every moderator action is confirmed with: why it is taken."""
+
+    reason = reason_field("Why you take this action; it is written to the audit log.")
+
+    def clean_reason(self) -> str:
+        return " ".join(self.cleaned_data["reason"].split())  # one line, as in the log
