@@ -2,7 +2,6 @@
 login-link limit as one atomic counter shared by every process and thread."""
 
 import ipaddress
-import threading
 import time
 import uuid
 from datetime import UTC, datetime
@@ -10,12 +9,13 @@ from datetime import UTC, datetime
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connection
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
 
 from accounts.throttling import LoginLinkThrottle, add_to_counter
 from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
+from tests.concurrency import at_once
 
 from .test_login_link_api import URL, login_link_rate
 
@@ -150,26 +150,11 @@ def test_a_burst_at_a_windows_end_is_not_doubled_at_the_next_ones_start(half_pas
 
 def _ask_at_once(threads: int) -> list[bool]:
     """``threads`` simultaneous login-link throttle checks from one client address."""
-    start = threading.Barrier(threads)
-    answers, errors = [], []
 
-    def ask():
-        try:
-            throttle = LoginLinkThrottle()
-            start.wait()
-            answers.append(throttle.allow_request(_request("203.0.113.9"), None))
-        except Exception as exc:  # surfaced below; a thread's exception is otherwise lost
-            errors.append(exc)
-        finally:
-            connections.close_all()
+    def ask() -> bool:
+        return LoginLinkThrottle().allow_request(_request("203.0.113.9"), None)
 
-    workers = [threading.Thread(target=ask) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    assert errors == []
-    return answers
+    return at_once([ask] * threads)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -190,25 +175,12 @@ def test_the_database_counter_adds_every_increment_under_contention_on_postgresq
     with override_settings(CACHES=DATABASE_CACHE):
         call_command("createcachetable", verbosity=0)
         cache.clear()
-        start = threading.Barrier(16)
-        errors = []
 
         def add():
-            try:
-                start.wait()
-                for _ in range(5):
-                    add_to_counter("counter:test", 1, timeout=60)
-            except Exception as exc:
-                errors.append(exc)
-            finally:
-                connections.close_all()
+            for _ in range(5):
+                add_to_counter("counter:test", 1, timeout=60)
 
-        workers = [threading.Thread(target=add) for _ in range(16)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
-        assert errors == []
+        at_once([add] * 16)
         assert cache.get("counter:test") == 80
 
 

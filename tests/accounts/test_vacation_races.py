@@ -1,15 +1,15 @@
 """Simultaneous vacation requests of one person cannot overrun the allowance (PostgreSQL)."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from accounts import preferences
 from accounts.models import Vacation
 from games.errors import GameError
+from tests.concurrency import at_once
 
 pytestmark = [
     pytest.mark.postgres,
@@ -24,28 +24,17 @@ def test_simultaneous_vacations_respect_the_allowance(player, settings):
     settings.VACATION_DAYS_PER_YEAR = 21
     now = timezone.now()
     starts = [now + timedelta(days=1 + 20 * i) for i in range(4)]
-    start = threading.Barrier(len(starts))
-    accepted, refused, errors = [], [], []
+    accepted, refused = [], []
 
     def declare(begin):
         try:
-            start.wait()
             preferences.do_add_vacation(player, begin, begin + timedelta(days=15), now=now)
             accepted.append(begin)
         except GameError as refusal:
             refused.append(refusal.detail)
-        except Exception as exc:  # surfaced below; a thread's exception is otherwise lost
-            errors.append(exc)
-        finally:
-            connections.close_all()
 
-    threads = [threading.Thread(target=declare, args=(begin,)) for begin in starts]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once([lambda begin=begin: declare(begin) for begin in starts])
 
-    assert errors == []
     assert len(accepted) == 1
     assert len(refused) == 3 and all("allowance" in detail for detail in refused)
     assert Vacation.objects.filter(user=player).count() == 1

@@ -1,37 +1,15 @@
 """Concurrent moves on one game: they are serialised and each version is played once."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.models import Game, Move
 from games.rules import piratz
+from tests.concurrency import at_once
 from tests.factories import client_for, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 THREADS = 8
-
-
-def fire_together(requests):
-    """Run every request in its own thread (own DB connection), all released at once."""
-    barrier = threading.Barrier(len(requests))
-    results = [None] * len(requests)
-
-    def run(index, request):
-        try:
-            barrier.wait()
-            results[index] = request()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, r)) for i, r in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 def test_concurrent_moves_are_applied_once_per_version(anna, bert, carla):
@@ -56,7 +34,7 @@ def test_concurrent_moves_are_applied_once_per_version(anna, bert, carla):
             attempts.append(
                 lambda c=client, b=body: c.post(f"/api/games/{game.id}/moves/", b, format="json")
             )
-        responses = fire_together(attempts)
+        responses = at_once(attempts)
 
         statuses = [r.status_code for r in responses]
         assert set(statuses) <= {200, 409}, [r.json() for r in responses]
@@ -72,7 +50,7 @@ def test_concurrent_moves_are_applied_once_per_version(anna, bert, carla):
 def test_double_submitted_move_is_applied_once(anna, bert):
     game = start_game([anna, bert], seed=32)
     client = client_for(anna)
-    responses = fire_together(
+    responses = at_once(
         [
             lambda: client.post(
                 f"/api/games/{game.id}/moves/", {"version": 0, "action": "reveal"}, format="json"

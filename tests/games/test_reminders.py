@@ -1,6 +1,5 @@
 """Turn reminders: at the player's lead times before the deadline, each once, never after a move."""
 
-import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -13,6 +12,7 @@ from games import actions, deadlines
 from games.models import Game
 from games.sweeps import _send_reminder, send_due_reminders
 from notifications.models import OutboundEmail
+from tests.concurrency import at_once
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
@@ -221,22 +221,8 @@ def test_no_reminder_once_the_deadline_has_passed(started, anna):
 def test_four_sweeps_at_once_queue_each_due_reminder_once(anna, bert):
     with time_machine.travel(START, tick=False):
         game_ids = [start_game([anna, bert]).id for _ in range(12)]
-    barrier = threading.Barrier(4)
-    counts = []
-
-    def sweep():
-        try:
-            barrier.wait()
-            counts.append(send_due_reminders(START + 48 * H))
-        finally:
-            connection.close()
-
     with time_machine.travel(START + 48 * H, tick=False):
-        threads = [threading.Thread(target=sweep) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
+        counts = at_once([lambda: send_due_reminders(START + 48 * H)] * 4)
 
     assert sum(counts) == len(game_ids)
     per_game = Counter(email.topic for email in reminders_to(anna))

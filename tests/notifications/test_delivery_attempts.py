@@ -1,15 +1,14 @@
 """Every send attempt of an outbox email is kept with its outcome: the error history."""
 
 import smtplib
-import threading
 from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import connection
 
 from notifications import outbox
 from notifications.models import SENDING_TIMEOUT, DeliveryAttempt, OutboundEmail
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -114,21 +113,7 @@ def test_concurrent_sweeps_record_each_stuck_email_once(make_email, now):
         )
         for _ in range(30)
     ]
-    start = threading.Barrier(4)
-    requeued: list[int] = []
-
-    def sweep():
-        try:
-            start.wait()
-            requeued.append(outbox.requeue_stuck_emails(now))
-        finally:
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=sweep) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    requeued = at_once([lambda: outbox.requeue_stuck_emails(now)] * 4)
 
     assert sum(requeued) == 30
     for email in emails:

@@ -2,15 +2,14 @@
 
 import logging
 import smtplib
-import threading
 from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import connection
 
 from notifications.models import OutboundEmail
 from notifications.outbox import SendOutcome, is_permanent_error, send_pending_email
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -191,21 +190,11 @@ def test_only_a_refused_address_or_message_is_permanent(error, permanent):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_workers_never_send_one_email_twice(make_email, mailoutbox):
     emails = [make_email(to=f"player{n}@example.com") for n in range(30)]
-    start = threading.Barrier(4)
-    outcomes: list[SendOutcome] = []
 
-    def worker():
-        try:
-            start.wait()
-            outcomes.extend(send_pending_email(email.id) for email in emails)
-        finally:
-            connection.close()  # this thread's own connection
+    def worker() -> list[SendOutcome]:
+        return [send_pending_email(email.id) for email in emails]
 
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = [outcome for sent in at_once([worker] * 4) for outcome in sent]
 
     assert outcomes.count(SendOutcome.SENT) == 30
     assert outcomes.count(SendOutcome.SKIPPED) == 3 * 30
