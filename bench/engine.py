@@ -10,20 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.rules import piratz
-
-
-def choose(rng, actions, reveal_bias):
-    """Pick a legal action at random, revealing with probability ``reveal_bias`` when legal.
-
-    Without the bias random play passes almost always and games take hundreds of rounds;
-    with it games look like real ones (a few cards revealed per turn).
-    """
-    kind = actions[0]["action"]
-    if kind == "reveal" and rng.random() < reveal_bias:
-        return actions[0]
-    if kind == "end_turn" and rng.random() < reveal_bias:
-        return actions[0]
-    return rng.choice(actions)
+from games.simulation import choose_action
 
 
 def play(games, players, seed, reveal_bias):
@@ -45,7 +32,7 @@ def play(games, players, seed, reveal_bias):
             t0 = clock()
             actions = piratz.legal_actions(state, seat)
             t1 = clock()
-            action = choose(rng, actions, reveal_bias)
+            action = choose_action(actions, rng, reveal_bias)
             t2 = clock()
             state = piratz.apply(state, seat, action)
             t3 = clock()

@@ -38,7 +38,7 @@ def choose_action(legal: list[dict], rng: random.Random, reveal_bias: float) -> 
     with the same probability. Otherwise the move is uniform among all legal actions, so
     ``reveal_bias=0`` is plain uniform play. (Uniform play alone passes almost at once,
     and games drag on for dozens of rounds; the bias makes them look like real ones.
-    bench/engine.py and the API tests' players choose the same way.)
+    bench/engine.py and the tests use it too.)
     """
     push = legal[0]  # legal_actions lists reveal or end_turn first when it is legal
     if push["action"] in ("reveal", "end_turn") and rng.random() < reveal_bias:

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from games import actions
 from games.models import Game
 from games.rules import piratz
+from games.simulation import choose_action
 from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db
@@ -64,13 +65,6 @@ class MoveCost:
         return (self.kind, self.buried, self.ended_round, self.finished, self.handed_on)
 
 
-def choose(legal: list[dict], rng: random.Random) -> dict:
-    """A player who reveals often, so the game runs many rounds (as in test_full_games)."""
-    if legal[0]["action"] in ("reveal", "end_turn") and rng.random() < 0.7:
-        return legal[0]
-    return rng.choice(legal)
-
-
 def authenticated_clients(seated):
     clients = [client_for(user) for user in seated]
     for client in clients:
@@ -92,7 +86,7 @@ def play_counting(seated, *, seed: int) -> tuple[Game, list, list[MoveCost], lis
     moves, details = [], []
     while not piratz.is_finished(state):
         seat = piratz.current_seat(state)
-        action = choose(piratz.legal_actions(state, seat), rng)
+        action = choose_action(piratz.legal_actions(state, seat), rng, reveal_bias=0.7)
         response, sql = counted(
             lambda seat=seat, action=action: clients[seat].post(
                 f"/api/games/{game.id}/moves/",

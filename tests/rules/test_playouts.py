@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from games.rules import piratz
 from games.rules.piratz.deck import DECK
+from games.simulation import choose_action
 
 MAX_MOVES = 2000  # a game with frequent reveals ends far sooner (about 120 moves)
 
@@ -108,12 +109,6 @@ def check_moves(rng, state, legal):
     assert piratz.dump(state) == before
 
 
-def choose(rng, legal, reveal_bias):
-    if legal[0]["action"] in ("reveal", "end_turn") and rng.random() < reveal_bias:
-        return legal[0]
-    return rng.choice(legal)
-
-
 def play_out(players, seed, blind, rng, reveal_bias):
     state = piratz.new_game(players, seed=seed, blind=blind)
     last_round_seen = False
@@ -124,7 +119,7 @@ def play_out(players, seed, blind, rng, reveal_bias):
         legal = piratz.legal_actions(state, state.current)
         check_moves(rng, state, legal)
         before = piratz.dump(state)
-        after = piratz.apply(state, state.current, choose(rng, legal, reveal_bias))
+        after = piratz.apply(state, state.current, choose_action(legal, rng, reveal_bias))
         assert piratz.dump(state) == before  # apply never mutates its input
         assert after.round >= state.round
         last_round_seen = last_round_seen or state.last_round
@@ -170,7 +165,7 @@ def test_random_playouts_always_finish_with_a_consistent_result(players, seed, r
     moves = 0
     while not piratz.is_finished(state):
         legal = piratz.legal_actions(state, state.current)
-        state = piratz.apply(state, state.current, choose(rng, legal, 0.8))
+        state = piratz.apply(state, state.current, choose_action(legal, rng, 0.8))
         moves += 1
         assert moves < MAX_MOVES
     check_result(state)
