@@ -21,6 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, Seat
+from piratz_site.celery import app
 
 ROOT = Path(__file__).resolve().parent.parent
 CELERY = str(ROOT / ".venv" / "bin" / "celery")
@@ -99,6 +100,27 @@ class SilentSmtpServer:
         self._socket.close()
         for conn in self._accepted:
             conn.close()
+
+
+@contextlib.contextmanager
+def celery_app_on(broker_url: str):
+    """The project's Celery app sending tasks through ``broker_url`` (not run eagerly) inside
+    the block; its settings and connections are put back after."""
+    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=broker_url, task_always_eager=False)
+    forget_broker_connections()
+    try:
+        yield app
+    finally:
+        app.conf.update(saved)
+        forget_broker_connections()
+
+
+def forget_broker_connections() -> None:
+    """Drop the app's broker connection pools (cached on first use): a broker that moved or
+    restarted needs new ones."""
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 def service_env(*, broker_url: str, smtp_port: int, **extra: str) -> dict[str, str]:

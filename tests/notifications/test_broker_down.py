@@ -25,7 +25,14 @@ from notifications import outbox, tasks
 from notifications.models import OutboundEmail
 from piratz_site.celery import app
 from tests.factories import client_for, start_game
-from tests.processes import SilentSmtpServer, SmtpSink, free_port, wait_until
+from tests.processes import (
+    SilentSmtpServer,
+    SmtpSink,
+    celery_app_on,
+    forget_broker_connections,
+    free_port,
+    wait_until,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit must really run
 
@@ -167,20 +174,8 @@ def own_redis(redis_url):
 @pytest.fixture
 def celery_on(own_redis):
     """The project's Celery app pointed at ``own_redis``, tasks sent through the broker."""
-    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=own_redis.url, task_always_eager=False)
-    _forget_broker_connections()
-    try:
+    with celery_app_on(own_redis.url):
         yield app
-    finally:
-        app.conf.update(saved)
-        _forget_broker_connections()
-
-
-def _forget_broker_connections():
-    # The app caches its broker connection pools on first use; another broker needs new ones.
-    app._pool = None
-    app.amqp._producer_pool = None
 
 
 class TestBrokerDown:
@@ -206,7 +201,7 @@ class TestBrokerDown:
 
         # Redis is back; a worker runs; beat sends the every-minute outbox sweep.
         own_redis.start()
-        _forget_broker_connections()
+        forget_broker_connections()
         with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
             tasks.send_due_emails.delay()
             wait_until(lambda: not queued.exclude(status=Status.SENT).exists(), 20, "the sweep")

@@ -11,6 +11,7 @@ from django.db import transaction
 from notifications import tasks  # registers the tasks on the app before the worker starts
 from notifications.outbox import queue_email
 from piratz_site.celery import app
+from tests.processes import celery_app_on
 
 from .conftest import TURN_CONTEXT
 
@@ -19,22 +20,10 @@ from .conftest import TURN_CONTEXT
 def celery_worker_on_redis(redis_url):
     """The project's Celery app on a real Redis broker, with a worker in a thread."""
     assert tasks.send_email.name in app.tasks
-    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=redis_url, task_always_eager=False)
-    _forget_broker_connections()
-    try:
+    with celery_app_on(redis_url):
         app.control.purge()  # leftovers of an aborted run would name ids of this test's rows
         with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
             yield
-    finally:
-        app.conf.update(saved)
-        _forget_broker_connections()
-
-
-def _forget_broker_connections():
-    # The app caches its broker connection pools on first use; another broker URL needs new ones.
-    app._pool = None
-    app.amqp._producer_pool = None
 
 
 @pytest.fixture
