@@ -53,9 +53,7 @@ class TestAutomaticMove:
         move = Move.objects.get(game=game)
         assert (move.automatic, move.actor, move.seat) == (True, Actor.SERVICE, 0)
 
-    def test_a_move_between_the_sweeps_read_and_its_action_makes_it_do_nothing(
-        self, game, anna
-    ):
+    def test_a_move_between_the_sweeps_read_and_its_action_makes_it_do_nothing(self, game, anna):
         # The sweep saw version 0 with the deadline passed; before its action runs, Anna
         # reveals a card. That keeps her turn (no new deadline: it is still passed), so
         # only the version guard stands between the stale sweep and a second move.
