@@ -3,15 +3,8 @@
 import pytest
 
 from accounts.models import ApiToken, LoginLink, User
-from tests.factories import sign_in_verified
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def moderator_client(client):
-    admin = User.objects.create_superuser("mod@example.com")
-    return sign_in_verified(client, admin)
 
 
 def test_user_list_and_search(moderator_client, player):

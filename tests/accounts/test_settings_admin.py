@@ -4,15 +4,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from accounts.models import NotificationSettings, User, Vacation
-from tests.factories import sign_in_verified
+from accounts.models import NotificationSettings, Vacation
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def moderator_client(client):
-    return sign_in_verified(client, User.objects.create_superuser("mod@example.com"))
 
 
 @pytest.fixture
