@@ -49,6 +49,19 @@ def treasure_name(treasure: str) -> str:
     return str(TREASURE_NAMES.get(treasure, treasure))
 
 
+def treasure_heading(treasure: str) -> str:
+    """A treasure type's name as a heading (``"Rings"``, ``"Ringe"``), translated."""
+    names = {
+        "rings": _("Rings"),
+        "coins": _("Coins"),
+        "pearls": _("Pearls"),
+        "gems": _("Gems"),
+        "goblets": _("Goblets"),
+        "shells": _("Shells"),
+    }
+    return names.get(treasure, treasure)
+
+
 def count_items(number: int, treasure: str) -> str:
     """``"1 coin"``, ``"3 coins"`` (``"1 Münze"``, ``"3 Münzen"``)."""
     counted = {

@@ -24,7 +24,6 @@ from games.replay import (
     explain_scoring,
     initial_cubes,
     replay_frames,
-    treasure_name,
 )
 
 # More than anyone plays at once; older finished games stay reachable by their links.
@@ -299,7 +298,7 @@ def _describe_frame(frame: dict, names: describe.Names) -> dict:
         else [{"owner": names.subject(b["seat"]), "card": b["card"]} for b in buried],
         "unseen": frame["unseen"],
         "cubes": [
-            {"treasure": treasure, "name": treasure_name(treasure), "values": values}
+            {"treasure": treasure, "name": describe.treasure_heading(treasure), "values": values}
             for treasure, values in frame["cubes"].items()
         ],
         "players": players,

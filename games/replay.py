@@ -14,6 +14,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import describe
+
 # The rules' P1 order; the scoring explanation lists types in it.
 TREASURE_ORDER = ("rings", "coins", "pearls", "gems", "goblets", "shells")
 
@@ -203,39 +205,13 @@ def _frame(table: dict, number: int, entry: dict | None, next_seat, in_play) -> 
 # --- The scoring explained (rules P19-P22) ------------------------------------------------
 
 
-def count_items(number: int, treasure: str) -> str:
-    """``"1 ring"``, ``"3 rings"``, translated (whole phrases, one per type)."""
-    phrases = {
-        "rings": ngettext("%(count)d ring", "%(count)d rings", number),
-        "coins": ngettext("%(count)d coin", "%(count)d coins", number),
-        "pearls": ngettext("%(count)d pearl", "%(count)d pearls", number),
-        "gems": ngettext("%(count)d gem", "%(count)d gems", number),
-        "goblets": ngettext("%(count)d goblet", "%(count)d goblets", number),
-        "shells": ngettext("%(count)d shell", "%(count)d shells", number),
-    }
-    return phrases.get(treasure, f"%(count)d {treasure}") % {"count": number}
-
-
-def treasure_name(treasure: str) -> str:
-    """A treasure type's name as a heading, translated."""
-    names = {
-        "rings": _("Rings"),
-        "coins": _("Coins"),
-        "pearls": _("Pearls"),
-        "gems": _("Gems"),
-        "goblets": _("Goblets"),
-        "shells": _("Shells"),
-    }
-    return names.get(treasure, treasure)
-
-
 def _tally(player: dict, treasure: str) -> str:
     rats = ngettext("%(count)d rat", "%(count)d rats", player["rats"]) % {"count": player["rats"]}
     cards = ngettext("%(count)d card", "%(count)d cards", player["cards"]) % {
         "count": player["cards"]
     }
     return _("%(items)s, %(rats)s, %(cards)s") % {
-        "items": count_items(player["items"][treasure], treasure),
+        "items": describe.count_items(player["items"][treasure], treasure),
         "rats": rats,
         "cards": cards,
     }
@@ -326,7 +302,7 @@ def explain_scoring(result: dict, cubes: dict[str, list[int]], names) -> list[di
         explained.append(
             {
                 "treasure": treasure,
-                "name": treasure_name(treasure),
+                "name": describe.treasure_heading(treasure),
                 "cubes": values,
                 "holders": [
                     {"name": names(p["seat"]), "tally": _tally(p, treasure)} for p in holders
