@@ -10,23 +10,16 @@ does: ``test_a_full_log_rebuilds_every_collection`` shows that the same rebuilde
 recovers every collection exactly, at every step.
 """
 
-import random
-
 import pytest
 
-from games.models import Game
 from games.rules import piratz
 from tests.factories import client_for, start_game
+
+from .playthrough import play_over_http
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 REDUCED_KEYS = {"number", "seat", "action", "revealed", "automatic", "at"}
-
-
-def choose(legal: list[dict], rng: random.Random) -> dict:
-    """A player who often reveals, so the games run their full length."""
-    reveal = {"action": "reveal"}
-    return reveal if reveal in legal and rng.random() < 0.7 else rng.choice(legal)
 
 
 def fetch(client, game_id) -> dict:
@@ -97,23 +90,12 @@ def play_blind_game(seated, staff, *, seed: int, check_step) -> None:
     game = start_game(seated, seed=seed, blind=True)
     clients = [client_for(user) for user in seated]
     spectator = client_for(staff)
-    state = piratz.load(Game.objects.get(id=game.id).state)
-    rng = random.Random(seed)
     taken_at: dict[int, int] = {}
-    version = 0
-    while not piratz.is_finished(state):
-        seat = piratz.current_seat(state)
-        action = choose(piratz.legal_actions(state, seat), rng)
-        response = clients[seat].post(
-            f"/api/games/{game.id}/moves/", {"version": version, **action}, format="json"
-        )
-        assert response.status_code == 200, response.json()
-        after = piratz.apply(state, seat, action)
-        version += 1
-        for cards_before, cards_after in zip(state.collected, after.collected, strict=True):
-            for card in set(cards_after) - set(cards_before):
-                taken_at[card] = version
-        state = after
+    for move in play_over_http(game, clients, seed=seed):
+        for before, after in zip(move.before.collected, move.after.collected, strict=True):
+            for card in set(after) - set(before):
+                taken_at[card] = move.version
+        state = move.after
 
         def fetch_as(viewer, game_id=game.id):
             return fetch(spectator if viewer is None else clients[viewer], game_id)

@@ -1,7 +1,5 @@
 """Whole games through HTTP: every view equals the engine's, and nothing secret leaks."""
 
-import random
-
 import pytest
 
 from games.models import Game, Move
@@ -9,17 +7,10 @@ from games.rules import piratz
 from notifications.models import OutboundEmail
 from tests.factories import client_for, start_game
 
+from .playthrough import play_over_http
 from .secrets_scan import assert_no_secrets
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
-
-
-def choose(legal: list[dict], rng: random.Random) -> dict:
-    """A player who reveals often, so games run their full length."""
-    reveal = {"action": "reveal"}
-    if reveal in legal and rng.random() < 0.7:
-        return reveal
-    return rng.choice(legal)
 
 
 def scan_new_emails(game, after_id: int, state, *, blind: bool) -> tuple[int, int]:
@@ -42,17 +33,9 @@ def play_whole_game(seated, *, seed: int, blind: bool = False, caplog=None):
     state = piratz.load(Game.objects.get(id=game.id).state)
     # The game-started and first your-turn emails, judged against the state as dealt.
     last_email, emails_scanned = scan_new_emails(game, 0, state, blind=blind)
-    rng = random.Random(seed)
     version = 0
-    while not piratz.is_finished(state):
-        seat = piratz.current_seat(state)
-        action = choose(piratz.legal_actions(state, seat), rng)
-        response = clients[seat].post(
-            f"/api/games/{game.id}/moves/", {"version": version, **action}, format="json"
-        )
-        assert response.status_code == 200, response.json()
-        state = piratz.apply(state, seat, action)
-        version += 1
+    for move in play_over_http(game, clients, seed=seed):
+        seat, state, version, response = move.seat, move.after, move.version, move.response
         body = response.json()
         assert body["version"] == version
         assert body["state"] == piratz.view(state, seat)
