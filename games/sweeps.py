@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import NotificationSettings
 from accounts.preferences import settings_for
-from games import actions, notify
+from games import actions, events, notify
 from games.deadlines import reminder_due
 from games.models import EndReason, Game, GameStatus
 from games.queries import SEATS_WITH_USERS
@@ -42,6 +42,7 @@ def cancel_expired_invitations(now: datetime | None = None) -> int:
             if claimed != 1:
                 continue
             game = Game.objects.get(id=game_id)
+            events.game_ended.send(sender=Game, game=game)
             notify.queue_cancellation(
                 # Lazy: each recipient's email renders it in their own language.
                 game,

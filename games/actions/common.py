@@ -5,8 +5,9 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import events
 from games.errors import GameError
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 MIN_TURN_HOURS, MAX_TURN_HOURS = 1, 720
 
@@ -31,11 +32,20 @@ def seat_row(game: Game, user: User) -> Seat:
     return seat
 
 
-def end_game(game: Game, status: str, reason: str, now: datetime) -> None:
-    """Write ``game`` as ended (``status``, ``reason``): no deadline, nobody to move."""
+def end_game(
+    game: Game, status: str, reason: str, now: datetime, *, last_move: Move | None = None
+) -> None:
+    """Write ``game`` as ended (``status``, ``reason``): no deadline, nobody to move.
+
+    ``last_move``: the move that ended it, if one did; it is announced (``move_applied``)
+    before the end (``game_ended``), so listeners see every move and then the end.
+    """
     game.status = status
     game.end_reason = reason
     game.ended_at = now
     game.deadline = None
     game.current_seat = None
     game.save()
+    if last_move is not None:
+        events.move_applied.send(sender=Game, game=game, move=last_move)
+    events.game_ended.send(sender=Game, game=game)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User, normalize_email
-from games import deadlines, notify
+from games import deadlines, events, notify
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
 from games.errors import GameError, status_word
 from games.models import EndReason, Game, GameStatus, Seat
@@ -232,6 +232,7 @@ def _start(game: Game, now: datetime) -> None:
     game.save()
     notify.queue_game_started(game)
     notify.queue_turn_email(game, game.current_seat)
+    events.game_started.send(sender=Game, game=game)
     logger.info("game %s started", game.id)
 
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import deadlines, notify
+from games import deadlines, events, notify
 from games.actions.common import end_game, lock_game
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
@@ -223,12 +223,12 @@ def _apply(
     game.round = rules.round_number(after)
     if rules.is_finished(after):
         game.result = rules.view(after, None)["result"]
-        end_game(game, GameStatus.FINISHED, EndReason.NONE, now)
+        end_game(game, GameStatus.FINISHED, EndReason.NONE, now, last_move=move)
         notify.queue_game_over(game)
         return move
     if game.round != round_played and _round_was_abandoned(game, round_played):
         # Rules P25: nobody played a single move of a whole round: they have all gone.
-        end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now)
+        end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
         notify.queue_game_ended(game)
         return move
     game.current_seat = rules.current_seat(after)
@@ -242,6 +242,7 @@ def _apply(
     if effects["new_turn"] and game.current_seat != seat:
         # Not when the turn comes back to the last spade holder (P16): they are playing.
         notify.queue_turn_email(game, game.current_seat)
+    events.move_applied.send(sender=Game, game=game, move=move)
     return move
 
 
