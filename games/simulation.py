@@ -10,6 +10,10 @@ from statistics import fmean
 
 from games.rules import piratz
 
+# The random player is the ``random`` bot level: one policy for simulate, the benches,
+# the playout tests and the bots.
+from games.rules.piratz.bots import random_action as choose_action
+
 # A random game is a little over a hundred moves; a game still running after this many
 # means the engine never reaches its end (a bug), which must fail instead of hanging.
 MAX_MOVES_PER_GAME = 100_000
@@ -28,22 +32,6 @@ class GameRecord:
     rat_alerts: int
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-
-
-def choose_action(legal: list[dict], rng: random.Random, reveal_bias: float) -> dict:
-    """A random player's move from ``legal`` (non-empty).
-
-    When revealing is legal the player reveals outright with probability ``reveal_bias``;
-    in the decide phase ``end_turn`` (staying in the round to reveal again) is taken
-    with the same probability. Otherwise the move is uniform among all legal actions, so
-    ``reveal_bias=0`` is plain uniform play. (Uniform play alone passes almost at once,
-    and games drag on for dozens of rounds; the bias makes them look like real ones.
-    bench/engine.py and the tests use it too.)
-    """
-    push = legal[0]  # legal_actions lists reveal or end_turn first when it is legal
-    if push["action"] in ("reveal", "end_turn") and rng.random() < reveal_bias:
-        return push
-    return rng.choice(legal)
 
 
 def play_random_game(

@@ -24,6 +24,14 @@ test walks this package to enforce it) and exposes:
   move revealed and buried, and whether it started a new turn), so the service can run
   and log a game without knowing its rules.
 
+Optional: a game that offers bots exposes ``BOT_LEVELS`` (its level names, weakest
+first) and ``choose_bot_action(view, level, rng, memory=()) -> dict``: the action a bot
+of that level plays from ``view(state, seat)`` for its own seat and the public move log
+as that seat may see it (``memory``, oldest first), using only ``rng`` (a
+``random.Random``) for chance. It returns one of the view's legal actions (a fresh dict)
+and raises ``ValueError`` for an unknown level or a view without legal actions. A game
+that offers bots has both names; the service seats bots only in such games.
+
 To add a game, write ``games/rules/<name>/`` with those names and add it to ``RULES``;
 nothing else here or in another game changes.
 """

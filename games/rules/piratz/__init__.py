@@ -5,6 +5,8 @@ value moved on by ``apply``. See /work/shared/rules/PIRATZ.md for rules P1-P25 (
 abandonment, is the service's job).
 """
 
+from .bots import LEVELS as BOT_LEVELS
+from .bots import choose_action as choose_bot_action
 from .deck import TREASURES, DeckError
 from .effects import move_effects
 from .engine import (
@@ -27,6 +29,7 @@ from .view import view
 GAME = "piratz"
 
 __all__ = [
+    "BOT_LEVELS",
     "ERROR_CODES",
     "GAME",
     "TREASURES",
@@ -35,6 +38,7 @@ __all__ = [
     "State",
     "apply",
     "card",
+    "choose_bot_action",
     "current_phase",
     "current_seat",
     "dump",
