@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "moderation",  # audit log, suspensions, players' reports
+    "webhooks",  # players' webhooks per game (README "Webhooks")
 ]
 
 MIDDLEWARE = [
@@ -268,6 +269,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
+    # Webhook retries, and posts whose task was lost (README "Webhooks").
+    "send-due-webhooks": {
+        "task": "webhooks.tasks.send_due_webhook_deliveries",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
     "purge-login-links": {
         "task": "accounts.tasks.purge_login_links",
         "schedule": 60 * 60,
@@ -283,6 +290,14 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 21, min_value=0)
 LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
+# Webhooks (README "Webhooks"): per game, attempts per post, failed posts in a row before
+# a webhook is disabled, seconds per connect and per read. The loopback allowance (plain
+# http:// to 127.0.0.1) is for tests and local runs; `check --deploy` warns when it is on.
+WEBHOOKS_PER_GAME = env.int("WEBHOOKS_PER_GAME", 8, min_value=1)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", 6, min_value=1)
+WEBHOOK_DISABLE_AFTER_FAILURES = env.int("WEBHOOK_DISABLE_AFTER_FAILURES", 3, min_value=1)
+WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 10, min_value=1)
+WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
 # Limits that keep the service from being used to spam strangers.
 GAMES_PER_USER_PER_DAY = env.int("GAMES_PER_USER_PER_DAY", 20, min_value=1)
 INVITATIONS_PER_USER_PER_DAY = env.int("INVITATIONS_PER_USER_PER_DAY", 50, min_value=1)

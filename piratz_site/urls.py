@@ -16,6 +16,7 @@ from notifications.dev_views import mailbox
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/reports/", file_report, name="api-reports"),
+    path("api/games/<uuid:game_id>/webhooks/", include("webhooks.urls")),
     path("api/", include("games.api.urls")),
     path("api/auth/", include("accounts.api_urls")),
     path("api/me/", include("accounts.me_urls")),

@@ -1,0 +1,140 @@
+"""``/api/games/{id}/webhooks/``: a player's webhooks for one game: list, add, delete."""
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from games.api.errors import STATUS_OF_CODE, ApiError
+from games.api.serializers import ErrorSerializer, StrictSerializer
+from games.errors import GameError
+
+from . import actions
+from .models import Webhook, WebhookKind
+from .signing import SIGNATURE_HEADER
+
+_DESCRIPTION = (
+    "Every applied move and the game's end are posted to your webhooks: whose turn it is, "
+    "the deadline and a link to the table, never hidden information (in a blind game the "
+    'move only by its kind). `discord` posts `{"content": …}`, `slack` `{"text": …}`, '
+    "`json` the event as data, signed: the header `" + SIGNATURE_HEADER + ": t=<unix "
+    'seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>`; reject a post '
+    "whose `t` is more than 5 minutes from your clock. The secret is shown once, in the "
+    "answer that creates the webhook. Only `https://` URLs to public addresses. Posts are "
+    "retried with a growing backoff; after repeated permanent failures (a 4xx answer "
+    "other than 408/429, a refused address) the webhook is disabled and "
+    "`disabled_reason` says why. Each player sees and deletes only their own webhooks."
+)
+_NOT_A_PLAYER = OpenApiResponse(
+    ErrorSerializer, description="`not_a_player`: staff without a seat in the game."
+)
+
+
+def _refused(error: GameError) -> ApiError:
+    status_code = 409 if error.code == actions.LIMIT_REACHED else STATUS_OF_CODE[error.code]
+    return ApiError(status_code, error.code, error.detail)
+
+
+class WebhookCreateSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(choices=WebhookKind.values)
+    url = serializers.CharField(
+        max_length=Webhook.MAX_URL_LENGTH,
+        trim_whitespace=False,
+        help_text="Where to post: `https://…`, a host with public addresses, no user or "
+        "password in it.",
+    )
+
+
+class WebhookSerializer(serializers.ModelSerializer):
+    url = serializers.CharField(
+        source="masked_url",
+        help_text="The URL without its path (it holds a chat's token): `https://host/…`.",
+    )
+    enabled = serializers.BooleanField()
+
+    class Meta:
+        model = Webhook
+        fields = [
+            "id",
+            "kind",
+            "url",
+            "enabled",
+            "created_at",
+            "disabled_at",
+            "disabled_reason",
+            "consecutive_failures",
+        ]
+
+
+class WebhookCreatedSerializer(WebhookSerializer):
+    secret = serializers.SerializerMethodField(
+        help_text="The signing secret (kind `json`; null for the others). Shown only here, "
+        "once: it is not stored."
+    )
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WebhookSerializer.Meta.fields, "secret"]
+
+    def get_secret(self, webhook) -> str | None:
+        return self.context["secret"] if webhook.kind == WebhookKind.JSON else None
+
+
+@extend_schema(
+    methods=["GET"],
+    summary="Your webhooks for this game",
+    description=_DESCRIPTION,
+    responses={200: WebhookSerializer(many=True), 403: _NOT_A_PLAYER},
+)
+@extend_schema(
+    methods=["POST"],
+    summary="Add a webhook to this game",
+    description=_DESCRIPTION,
+    request=WebhookCreateSerializer,
+    responses={
+        201: WebhookCreatedSerializer,
+        400: OpenApiResponse(
+            ErrorSerializer,
+            description="`invalid`: an unknown kind, a URL that is not https, has a user "
+            "or password, is too long, or whose host resolves to an address that is not "
+            "public.",
+        ),
+        403: _NOT_A_PLAYER,
+        409: OpenApiResponse(
+            ErrorSerializer,
+            description="`game_not_active`: the game has ended; `limit_reached`: the "
+            "game has its maximum of webhooks (`WEBHOOKS_PER_GAME`).",
+        ),
+    },
+)
+@api_view(["GET", "POST"])
+def webhooks(request, game_id):
+    if request.method == "GET":
+        try:
+            listed = list(actions.webhooks_of(game_id, request.user))
+        except GameError as error:
+            raise _refused(error) from None
+        return Response(WebhookSerializer(listed, many=True).data)
+    if not isinstance(request.data, dict):
+        raise ApiError(400, "invalid", _("The body must be a JSON object."))
+    body = WebhookCreateSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        webhook, secret = actions.do_add_webhook(game_id, request.user, **body.validated_data)
+    except GameError as error:
+        raise _refused(error) from None
+    data = WebhookCreatedSerializer(webhook, context={"secret": secret}).data
+    return Response(data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    summary="Delete one of your webhooks",
+    responses={204: None, 403: _NOT_A_PLAYER},
+)
+@api_view(["DELETE"])
+def webhook_detail(request, game_id, webhook_id):
+    try:
+        actions.do_delete_webhook(game_id, request.user, webhook_id)
+    except GameError as error:
+        raise _refused(error) from None
+    return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,241 @@
+"""The webhook outbox: deliveries queued with the move, posted by a worker, retried, recorded.
+
+The same design as the email outbox (``notifications.outbox``): a row per post written
+in the transaction of the change, a task scheduled on commit, a guarded UPDATE claiming
+the row (so a task run twice, or a task racing the sweep, posts once), transient errors
+retried with the outbox's backoff, stuck claims returned by the every-minute sweep. A
+request never waits on an endpoint: it only writes rows; the worker posts.
+"""
+
+import json
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.models import Game, Move
+from notifications.outbox import SendOutcome
+
+from . import payloads, signing, transport
+from .models import Webhook, WebhookDelivery, WebhookKind
+
+logger = logging.getLogger(__name__)
+
+Status = WebhookDelivery.Status
+STUCK_ERROR = "The worker stopped while posting; the post may or may not have arrived."
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    requeued: int = 0
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+
+def queue_event(game: Game, event: str, move: Move | None = None) -> list[WebhookDelivery]:
+    """Write one delivery per enabled webhook of ``game``; post them after commit.
+
+    Called by the receivers of ``games.events`` inside the change's transaction: a
+    rolled-back move posts nothing.
+    """
+    webhooks = list(
+        Webhook.objects.filter(game=game, disabled_at__isnull=True).select_related("owner")
+    )
+    if not webhooks:
+        return []
+    data = payloads.event_data(game, event, move)
+    deliveries = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(webhook=webhook, event=event, body=payloads.body_for(webhook, data, game))
+        for webhook in webhooks
+    )
+    _schedule([delivery.id for delivery in deliveries])
+    return deliveries
+
+
+def _schedule(delivery_ids: list[int]) -> None:
+    from .tasks import send_webhook_delivery
+
+    if current_app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
+        # Eager tasks would post inside the request: the sweep posts instead (as for emails).
+        return
+    for delivery_id in delivery_ids:
+        # robust: the rows are committed; a broker that is down must not fail the move.
+        transaction.on_commit(
+            lambda delivery_id=delivery_id: send_webhook_delivery.delay(delivery_id), robust=True
+        )
+
+
+def request_for(delivery: WebhookDelivery, now: int) -> tuple[bytes, dict[str, str]]:
+    """The body bytes and headers posted for ``delivery`` at ``now`` (unix seconds).
+
+    ``json`` posts carry the signature (``webhooks.signing``); every post names its event
+    and delivery id, which a receiver may use to drop a post it already has (a post whose
+    worker died may be sent again).
+    """
+    body = json.dumps(delivery.body, separators=(",", ":"), ensure_ascii=False).encode()
+    headers = {"X-Piratz-Event": delivery.event, "X-Piratz-Delivery": str(delivery.id)}
+    if delivery.webhook.kind == WebhookKind.JSON:
+        secret = signing.secret_for(delivery.webhook.id)
+        headers[signing.SIGNATURE_HEADER] = signing.signature(secret, now, body)
+    return body, headers
+
+
+def classify(status: int) -> transport.DeliveryError | None:
+    """None for a 2xx answer, else the error: 408, 429 and 5xx are worth retrying; any
+    other answer (4xx, and 3xx: redirects are not followed) will not change."""
+    if 200 <= status < 300:
+        return None
+    transient = status in (408, 425, 429) or status >= 500
+    return transport.DeliveryError(f"HTTP {status}", permanent=not transient)
+
+
+def send_pending_delivery(delivery_id: int) -> SendOutcome:
+    """Post the delivery if it is pending and due, and record the outcome.
+
+    Safe to call any number of times, concurrently too: only the caller whose guarded
+    UPDATE claimed the row posts; the others get ``SKIPPED``. Errors never propagate.
+    """
+    claimed_at = timezone.now()
+    claimed = (
+        WebhookDelivery.objects.due(claimed_at)
+        .filter(id=delivery_id)
+        .update(status=Status.SENDING, claimed_at=claimed_at)
+    )
+    if claimed != 1:
+        return SendOutcome.SKIPPED
+    delivery = WebhookDelivery.objects.select_related("webhook").get(id=delivery_id)
+    webhook = delivery.webhook
+    if not webhook.enabled:
+        # Queued before it was disabled: nothing is tried, the row says why.
+        delivery.status = Status.FAILED
+        delivery.last_error = f"The webhook was disabled: {webhook.disabled_reason}"
+        _save_outcome(delivery, claimed_at, count_failure=False)
+        return SendOutcome.FAILED
+    try:
+        body, headers = request_for(delivery, int(time.time()))
+        status = transport.post(
+            webhook.url, body, headers, timeout=settings.WEBHOOK_TIMEOUT_SECONDS
+        )
+        error = classify(status)
+    except transport.DeliveryError as exc:
+        error = exc
+    except Exception as exc:  # a bug: recorded like a transient error, then it fails
+        logger.exception("Webhook delivery %s: unexpected error", delivery.id)
+        error = transport.DeliveryError(type(exc).__name__, permanent=False)
+    now = timezone.now()
+    if error is None:
+        delivery.record_sent(now)
+    else:
+        delivery.record_failure(
+            str(error), now, permanent=error.permanent, max_attempts=settings.WEBHOOK_MAX_ATTEMPTS
+        )
+        # Never the URL (a channel token) nor the body: the ids lead a moderator to them.
+        logger.warning(
+            "Webhook %s delivery %s: attempt %d failed (%s), now %s: %s",
+            webhook.id,
+            delivery.id,
+            delivery.attempts,
+            "permanent" if error.permanent else "transient",
+            delivery.status,
+            delivery.last_error,
+        )
+    _save_outcome(delivery, claimed_at)
+    if delivery.status == Status.SENT:
+        return SendOutcome.SENT
+    return SendOutcome.FAILED if delivery.status == Status.FAILED else SendOutcome.RETRYING
+
+
+def _save_outcome(delivery: WebhookDelivery, claimed_at: datetime, *, count_failure=True) -> None:
+    # Guarded by our claim: if the sweep took the row back meanwhile, its outcome wins.
+    with transaction.atomic():
+        saved = WebhookDelivery.objects.filter(
+            id=delivery.id, status=Status.SENDING, claimed_at=claimed_at
+        ).update(
+            status=delivery.status,
+            attempts=delivery.attempts,
+            last_error=delivery.last_error,
+            next_attempt_at=delivery.next_attempt_at,
+            sent_at=delivery.sent_at,
+        )
+        if saved == 1 and count_failure:
+            _count_on_webhook(delivery)
+    if saved != 1:
+        logger.warning(
+            "Webhook delivery %s: outcome %s not saved, the sweep took the claim back",
+            delivery.id,
+            delivery.status,
+        )
+
+
+def _count_on_webhook(delivery: WebhookDelivery) -> None:
+    """A delivered post resets the webhook's failure count; one failed for good adds to it,
+    and the ``WEBHOOK_DISABLE_AFTER_FAILURES``-th in a row disables it."""
+    enabled = Webhook.objects.filter(id=delivery.webhook_id, disabled_at__isnull=True)
+    if delivery.status == Status.SENT:
+        enabled.exclude(consecutive_failures=0).update(consecutive_failures=0)
+    elif delivery.status == Status.FAILED:
+        enabled.update(consecutive_failures=F("consecutive_failures") + 1)
+        limit = settings.WEBHOOK_DISABLE_AFTER_FAILURES
+        reason = (
+            f"Disabled after {limit} failed deliveries in a row; the last one: "
+            f"{delivery.last_error}"
+        )
+        disable_webhooks(enabled.filter(consecutive_failures__gte=limit), reason)
+
+
+def disable_webhooks(webhooks, reason: str) -> int:
+    """Disable these webhooks (a queryset of enabled ones) with ``reason``; their pending
+    deliveries fail with it. Returns how many were disabled."""
+    now = timezone.now()
+    ids = list(webhooks.values_list("id", flat=True))
+    disabled = Webhook.objects.filter(id__in=ids, disabled_at__isnull=True).update(
+        disabled_at=now, disabled_reason=reason
+    )
+    WebhookDelivery.objects.filter(webhook_id__in=ids, status=Status.PENDING).update(
+        status=Status.FAILED, last_error=f"The webhook was disabled: {reason}"
+    )
+    for webhook_id in ids:
+        logger.warning("Webhook %s disabled: %s", webhook_id, reason)
+    return disabled
+
+
+def requeue_stuck_deliveries(now: datetime) -> int:
+    """Return deliveries claimed longer than ``SENDING_TIMEOUT`` ago to pending (their worker
+    died: the post may have arrived, so delivery is at least once; the ``X-Piratz-Delivery``
+    header lets a receiver drop the second copy). The lost attempt counts."""
+    requeued = 0
+    for delivery_id, attempts in WebhookDelivery.objects.stuck(now).values_list("id", "attempts"):
+        giving_up = attempts + 1 >= settings.WEBHOOK_MAX_ATTEMPTS
+        requeued += (
+            WebhookDelivery.objects.stuck(now)
+            .filter(id=delivery_id)
+            .update(
+                status=Status.FAILED if giving_up else Status.PENDING,
+                attempts=F("attempts") + 1,
+                last_error=STUCK_ERROR,
+                next_attempt_at=now,
+            )
+        )
+    return requeued
+
+
+def send_due_deliveries(limit: int | None = None) -> SweepResult:
+    """Requeue stuck deliveries, then post the due ones, oldest first (``limit`` at most)."""
+    now = timezone.now()
+    requeued = requeue_stuck_deliveries(now)
+    due = (
+        WebhookDelivery.objects.due(now)
+        .order_by("next_attempt_at", "id")
+        .values_list("id", flat=True)
+    )
+    outcomes = Counter(send_pending_delivery(delivery_id) for delivery_id in list(due[:limit]))
+    return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})

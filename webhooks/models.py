@@ -1,0 +1,159 @@
+"""Webhooks and their deliveries: an outbox of HTTP posts, written with the move causing them."""
+
+import uuid
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from notifications.models import MAX_ERROR_LENGTH, SENDING_TIMEOUT, retry_delay
+from piratz_site.redaction import redact_text
+
+
+class WebhookKind(models.TextChoices):
+    DISCORD = "discord", "Discord"
+    SLACK = "slack", "Slack"
+    JSON = "json", "JSON (signed)"
+
+
+class Webhook(models.Model):
+    """A URL that one player of a game gets told of the game's moves and end at.
+
+    The URL itself is a credential for chat services (whoever holds a Discord or Slack
+    webhook URL can post to the channel), so it is shown only masked (``masked_url``) once
+    stored: to moderators, in the API and in logs. The signing secret of a ``json`` webhook
+    is not stored at all: ``webhooks.signing.secret_for`` derives it from ``SECRET_KEY`` and
+    the id, which is why the id is a random UUID (never reused, not guessable).
+
+    Enabled until ``disabled_at``: deliveries that failed for good (a permanent refusal,
+    or retries exhausted) count in ``consecutive_failures``, a delivered one resets it;
+    ``WEBHOOK_DISABLE_AFTER_FAILURES`` of them in a row disable the webhook, and
+    ``disabled_reason`` tells the owner and the moderators why.
+    """
+
+    MAX_URL_LENGTH = 500
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="webhooks")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    kind = models.CharField(max_length=10, choices=WebhookKind.choices)
+    url = models.CharField(max_length=MAX_URL_LENGTH)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.TextField(blank=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            # Every applied move asks "which enabled webhooks does this game have?".
+            models.Index(
+                fields=["game"],
+                condition=models.Q(disabled_at__isnull=True),
+                name="webhook_game_enabled",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "disabled" if self.disabled_at else "enabled"
+        return f"{self.kind} webhook {self.masked_url} ({state})"
+
+    @property
+    def enabled(self) -> bool:
+        return self.disabled_at is None
+
+    @property
+    def masked_url(self) -> str:
+        """The URL without its path and query, which hold the channel's token for chat
+        services: ``https://discord.com/…``."""
+        from .transport import masked_url
+
+        return masked_url(self.url)
+
+
+class WebhookDeliveryQuerySet(models.QuerySet):
+    """The delivery outbox's conditions, each written once (claim, sweep, tests)."""
+
+    def due(self, now: datetime) -> "WebhookDeliveryQuerySet":
+        return self.filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lte=now)
+
+    def stuck(self, now: datetime) -> "WebhookDeliveryQuerySet":
+        """Claimed more than ``SENDING_TIMEOUT`` (the email outbox's) ago: the worker died."""
+        return self.filter(
+            status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - SENDING_TIMEOUT
+        )
+
+
+class WebhookDelivery(models.Model):
+    """One post of one event to one webhook: ``body`` is the JSON sent, fixed when queued.
+
+    Life cycle as an outbound email's (``notifications.models.OutboundEmail``): ``pending``
+    (due at ``next_attempt_at``) → ``sending`` (claimed by one worker at ``claimed_at``)
+    → ``sent``; or back to ``pending`` after a transient failure, with the email outbox's
+    backoff (``retry_delay``); or ``failed`` after a permanent one, the
+    ``WEBHOOK_MAX_ATTEMPTS``-th attempt, or because its webhook was disabled. The
+    ``record_*`` methods change the instance only; ``webhooks.delivery`` saves them with
+    guarded UPDATEs. ``body`` holds only public information (see ``webhooks.payloads``).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=20)
+    body = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    objects = WebhookDeliveryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "webhook deliveries"
+        ordering = ["created_at", "id"]
+        indexes = [
+            # WebhookDelivery.objects.due(), for the every-minute sweep (sent rows pile up).
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=models.Q(status="pending"),
+                name="webhook_delivery_due_idx",
+            ),
+            # WebhookDelivery.objects.stuck(): the sweep returns them to pending.
+            models.Index(
+                fields=["claimed_at"],
+                condition=models.Q(status="sending"),
+                name="webhook_delivery_stuck_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.id} ({self.status})"
+
+    def record_sent(self, now: datetime) -> None:
+        self.status = self.Status.SENT
+        self.attempts += 1
+        self.sent_at = now
+        self.last_error = ""
+
+    def record_failure(
+        self, error: str, now: datetime, *, permanent: bool, max_attempts: int
+    ) -> None:
+        """Count a failed attempt: pending again after the backoff, or ``failed`` when it is
+        permanent or attempt ``max_attempts``. ``error`` is stored redacted and cut."""
+        self.attempts += 1
+        self.last_error = redact_text(error)[:MAX_ERROR_LENGTH]
+        if permanent or self.attempts >= max_attempts:
+            self.status = self.Status.FAILED
+        else:
+            self.status = self.Status.PENDING
+            self.next_attempt_at = now + retry_delay(self.attempts)

@@ -1,0 +1,116 @@
+"""What a webhook post says: public information only, shaped for Discord, Slack or JSON.
+
+A chat channel is a record anyone in it can scroll back through, so a post says no more
+than a spectator at the table may know, and in a blind game still being played less:
+the move is reduced as rules P23 reduces old log entries (its kind only, no card), since
+a channel keeping every reveal and pass would undo the memory game. Never the draw
+order, the shuffle key or a blind collection; the table link is the plain game page,
+never a signed entry link (``games.notify.game_entry_url`` signs in: a credential).
+"""
+
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.languages import language_of
+from games.describe import Names, describe_move, format_moment
+from games.models import Game, GameStatus, Move
+
+from .models import Webhook, WebhookKind
+
+MOVE_APPLIED = "move_applied"
+GAME_ENDED = "game_ended"
+_UTC = ZoneInfo("UTC")
+
+
+def table_url(game: Game) -> str:
+    """The game's page: it asks a reader who is not signed in to sign in."""
+    return settings.SITE_URL + reverse("games:game", args=[game.id])
+
+
+def event_data(game: Game, event: str, move: Move | None = None) -> dict:
+    """The ``json`` kind's body: the event and the game as everyone may see it now."""
+    names = [seat.user.public_name for seat in _seats(game)]
+    to_move = game.current_seat if game.status == GameStatus.ACTIVE else None
+    data = {
+        "event": event,
+        "game_id": str(game.id),
+        "game": game.game,
+        "status": game.status,
+        "version": game.version,
+        "round": game.round,
+        "blind": game.blind,
+        "players": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
+        "seat_to_move": to_move,
+        "player_to_move": None if to_move is None else names[to_move],
+        "deadline": _iso(game.deadline) if to_move is not None else None,
+        "table_url": table_url(game),
+        "move": None,
+        "end_reason": game.end_reason or None,
+        "result": None,
+    }
+    if move is not None:
+        hidden = game.blind and game.status == GameStatus.ACTIVE
+        entry = move.public_entry(game.rules, reduced=hidden)
+        data["move"] = {**entry, "at": _iso(entry["at"])}
+    if game.status == GameStatus.FINISHED:
+        data["result"] = game.result  # the engine's public result (everything is shown then)
+    return data
+
+
+def body_for(webhook: Webhook, data: dict, game: Game) -> dict:
+    """The JSON body posted to ``webhook`` for ``data`` (``event_data``), in its owner's
+    language for the chat kinds."""
+    if webhook.kind == WebhookKind.JSON:
+        return data
+    with translation.override(language_of(webhook.owner)):
+        text = summary(data, game)
+    if webhook.kind == WebhookKind.DISCORD:
+        # No pings: a player named "@everyone" must not notify the whole server.
+        return {"content": text[:2000], "allowed_mentions": {"parse": []}}
+    return {"text": _slack_escape(text)}
+
+
+def summary(data: dict, game: Game) -> str:
+    """One short paragraph for a chat: what happened, who is to move, the link."""
+    names = Names([player["name"] for player in data["players"]])
+    lines = []
+    title = _("Piratz game %(id)s") % {"id": data["game_id"][:8]}
+    if data["move"] is not None:
+        lines.append(f"{title}: {describe_move(data['move'], names, game.rules.card)}")
+    else:
+        lines.append(title + ":")
+    if data["event"] == GAME_ENDED:
+        if data["status"] == GameStatus.FINISHED:
+            winning = (data["result"] or {}).get("winners", [])
+            winners = ", ".join(names.name(seat) for seat in winning)
+            lines.append(_("The game is over. Won by: %(winners)s.") % {"winners": winners})
+        else:
+            lines.append(_("The game has ended without a result."))
+    elif data["seat_to_move"] is not None:
+        text = _("Now it is %(name)s's turn.") % {"name": data["player_to_move"]}
+        if game.deadline is not None:
+            text += " " + _("Deadline: %(deadline)s.") % {
+                "deadline": format_moment(game.deadline, _UTC)
+            }
+        lines.append(text)
+    lines.append(data["table_url"])
+    return "\n".join(lines)
+
+
+def _slack_escape(text: str) -> str:
+    # Slack's mrkdwn reads <...> as links and mentions (<!channel>): escape as Slack asks.
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _iso(moment) -> str | None:
+    return None if moment is None else moment.astimezone(_UTC).isoformat().replace("+00:00", "Z")
+
+
+def _seats(game: Game):
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return sorted(game.seats.all(), key=lambda s: s.seat)
+    return list(game.seats.select_related("user").order_by("seat"))

@@ -1,0 +1,22 @@
+"""Celery tasks of the webhook outbox: thin wrappers taking ids; the logic is in delivery.py."""
+
+from dataclasses import asdict
+
+from celery import shared_task
+
+from . import delivery
+
+# One sweep posts at most this many, so a backlog is shared by several workers and runs.
+SWEEP_BATCH_SIZE = 200
+
+
+@shared_task
+def send_webhook_delivery(delivery_id: int) -> str:
+    """Post one delivery if it is still pending and due; safe to run twice."""
+    return delivery.send_pending_delivery(delivery_id)
+
+
+@shared_task
+def send_due_webhook_deliveries() -> dict:
+    """The every-minute sweep: retries, stuck claims, and posts whose task was lost."""
+    return asdict(delivery.send_due_deliveries(limit=SWEEP_BATCH_SIZE))
