@@ -36,9 +36,18 @@ def _refused(error: GameError) -> ApiError:
     return ApiError(status_code, error.code, error.detail)
 
 
+class _StrictCharField(serializers.CharField):
+    """A string that must arrive as a JSON string: no number turned into one."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class WebhookCreateSerializer(StrictSerializer):
-    kind = serializers.ChoiceField(choices=WebhookKind.values)
-    url = serializers.CharField(
+    kind = serializers.ChoiceField(choices=WebhookKind.choices)
+    url = _StrictCharField(
         max_length=Webhook.MAX_URL_LENGTH,
         trim_whitespace=False,
         help_text="Where to post: `https://…`, a host with public addresses, no user or "

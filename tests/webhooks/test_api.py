@@ -1,0 +1,116 @@
+"""``/api/games/{id}/webhooks/``: who may add, list and delete, and what they see."""
+
+import pytest
+
+from games import actions
+from tests.factories import client_for, start_game
+from webhooks import signing
+from webhooks.models import Webhook
+
+pytestmark = pytest.mark.django_db
+
+
+def webhooks_url(game) -> str:
+    return f"/api/games/{game.id}/webhooks/"
+
+
+def test_a_player_adds_a_json_webhook_and_sees_the_secret_once(game, anna, receiver):
+    client = client_for(anna)
+    answer = client.post(
+        webhooks_url(game), {"kind": "json", "url": receiver.url("/p/secret-token")}, format="json"
+    )
+    assert answer.status_code == 201, answer.json()
+    created = answer.json()
+    webhook = Webhook.objects.get()
+    assert created["id"] == str(webhook.id)
+    assert created["secret"] == signing.secret_for(webhook.id)
+    assert created["secret"].startswith("whsec_")
+    assert created["url"] == f"http://127.0.0.1:{receiver.port}/…"  # the path is a token
+    assert created["enabled"] is True and created["disabled_reason"] == ""
+    assert webhook.owner == anna and webhook.kind == "json"
+
+    [listed] = client.get(webhooks_url(game)).json()
+    assert "secret" not in listed
+    assert "secret-token" not in str(listed)
+    assert listed["id"] == created["id"]
+
+
+def test_chat_kinds_have_no_secret(game, anna, receiver):
+    answer = client_for(anna).post(
+        webhooks_url(game), {"kind": "discord", "url": receiver.url()}, format="json"
+    )
+    assert answer.status_code == 201
+    assert answer.json()["secret"] is None
+
+
+def test_each_player_sees_and_deletes_only_their_own(game, anna, bert, receiver):
+    client_for(anna).post(
+        webhooks_url(game), {"kind": "json", "url": receiver.url()}, format="json"
+    )
+    annas = Webhook.objects.get()
+    assert client_for(bert).get(webhooks_url(game)).json() == []
+    answer = client_for(bert).delete(f"{webhooks_url(game)}{annas.id}/")
+    assert answer.status_code == 404
+    assert answer.json()["code"] == "not_found"
+    assert Webhook.objects.exists()
+    assert client_for(anna).delete(f"{webhooks_url(game)}{annas.id}/").status_code == 204
+    assert not Webhook.objects.exists()
+
+
+def test_outsiders_staff_and_strangers_are_refused(game, outsider, moderator, receiver):
+    body = {"kind": "json", "url": receiver.url()}
+    for method in ("get", "post"):
+        answer = getattr(client_for(outsider), method)(webhooks_url(game), body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (404, "not_found")
+        answer = getattr(client_for(moderator), method)(webhooks_url(game), body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (403, "not_a_player")
+        answer = getattr(client_for(None), method)(webhooks_url(game), body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (401, "not_authenticated")
+    assert not Webhook.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"kind": "teams", "url": "https://example.com/"}, "kind"),
+        ({"kind": "json"}, "url"),
+        ({"kind": "json", "url": "https://example.com/", "secret": "mine"}, "secret"),
+        ({"kind": "json", "url": 12}, "url"),
+        ({"kind": "json", "url": "http://example.com/"}, "https"),
+        ({"kind": "json", "url": "https://10.0.0.1/"}, "not public"),
+    ],
+)
+def test_bad_bodies_are_invalid(game, anna, body, field):
+    answer = client_for(anna).post(webhooks_url(game), body, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "invalid"
+    assert field in str(answer.json())
+    assert not Webhook.objects.exists()
+
+
+def test_a_game_takes_a_limited_number_of_webhooks(game, anna, bert, receiver, settings):
+    settings.WEBHOOKS_PER_GAME = 2
+    body = {"kind": "slack", "url": receiver.url()}
+    assert client_for(anna).post(webhooks_url(game), body, format="json").status_code == 201
+    assert client_for(bert).post(webhooks_url(game), body, format="json").status_code == 201
+    answer = client_for(anna).post(webhooks_url(game), body, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (409, "limit_reached")
+    assert Webhook.objects.count() == 2
+
+
+def test_no_webhook_for_a_game_that_has_ended(anna, bert, receiver, moderator):
+    game = start_game([anna, bert])
+    actions.do_abort_game(game.id, moderator, reason="ended")
+    answer = client_for(anna).post(
+        webhooks_url(game), {"kind": "json", "url": receiver.url()}, format="json"
+    )
+    assert (answer.status_code, answer.json()["code"]) == (409, "game_not_active")
+
+
+def test_the_schema_documents_the_endpoints(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    path = schema["paths"]["/api/games/{game_id}/webhooks/"]
+    assert {"get", "post"} <= set(path)
+    assert "X-Piratz-Signature" in path["post"]["description"]
+    assert "409" in path["post"]["responses"]
+    assert "delete" in schema["paths"]["/api/games/{game_id}/webhooks/{webhook_id}/"]
