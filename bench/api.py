@@ -25,7 +25,7 @@ import threading
 import time
 import warnings
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version as package_version
@@ -108,8 +108,11 @@ def drop_database(connection, name: str) -> None:
 # --- Django in this process -------------------------------------------------------------------
 
 
-def django_environment(database_url: str) -> dict[str, str]:
-    """The environment for gunicorn, ``manage.py`` and the in-process Django alike."""
+def django_environment(database_url: str, cache_url: str = "") -> dict[str, str]:
+    """The environment for gunicorn, ``manage.py`` and the in-process Django alike.
+
+    ``bench.settings``: the project's settings plus the bare endpoint's URL.
+    """
     secret = os.environ.get("SECRET_KEY", "")
     if len(secret) < 32 or secret.startswith("insecure-dev-key"):
         secret = secrets.token_urlsafe(50)
@@ -119,8 +122,9 @@ def django_environment(database_url: str) -> dict[str, str]:
     inherited.pop("CELERY_BROKER_URL", None)
     return {
         **inherited,
-        "DJANGO_SETTINGS_MODULE": "piratz_site.settings",
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
         "DEBUG": "false",
+        "CACHE_URL": cache_url,
         "SECRET_KEY": secret,
         "DATABASE_URL": database_url,
         "ALLOWED_HOSTS": f"{HOST},localhost",
@@ -448,66 +452,120 @@ class ApiConnection:
 
 
 @dataclass
-class GameRun:
+class PhaseRun:
+    """What one client thread did in one phase."""
+
     moves: int = 0
-    finished: bool = False
+    finished: int = 0
     post_seconds: list[float] = field(default_factory=list)
     get_seconds: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
 
 
-def play_over_http(game, port, seed, reveal_bias, deadline, stop: threading.Event) -> GameRun:
-    """Play ``game`` to its end: POST each move as the player to move, using the POST's
-    answer for the next move, and GET the game only when the turn passes to another player
-    (they need their own view for their legal actions). Stops early at ``deadline``
-    (``time.monotonic``), on ``stop``, or after too many errors.
-    """
-    rng = random.Random(seed)
-    run = GameRun()
-    api = ApiConnection(port)
-    detail = f"/api/games/{game.id}/"
+class ProjectPlayer:
+    """One client thread's games, played move by move as real clients would.
 
-    def fetch(seat):
-        status, body, seconds = api.request("GET", detail, game.keys[seat])
+    The player to move POSTs each move built from the game they last saw (the POST's
+    answer is the game as they now see it, so the mover needs no GET for their next
+    move). When the turn passes to another player, that player is another person with
+    another client and has not seen the game since their last turn: they GET it once
+    (their own view: legal actions, what blind mode lets them see). Those GETs are part
+    of what a move costs the server and are counted with the moves. A game played to its
+    end is replaced by the next one from ``games``; a game is kept across phases.
+    """
+
+    def __init__(self, games, port: int, seed: int, reveal_bias: float):
+        self.games, self.reveal_bias = games, reveal_bias
+        self.rng = random.Random(seed)
+        self.api = ApiConnection(port)
+        self.game = None
+        self.body = None
+        self.mover = 0
+        self.exhausted = False
+
+    def _fetch(self, run: PhaseRun):
+        status, body, seconds = self.api.request(
+            "GET", f"/api/games/{self.game.id}/", self.game.keys[self.mover]
+        )
         run.get_seconds.append(seconds)
         if status != 200:
             run.errors[f"GET {status}"] += 1
             return None
         return body
 
-    try:
-        mover = 0  # rules P5: seat 0 starts; the answer says who is really to move
-        body = fetch(mover)
-        if body is not None and body["state"]["current_seat"] != mover:
-            mover = body["state"]["current_seat"]
-            body = fetch(mover)
-        while body is not None and body["status"] == "active":
-            if stop.is_set() or time.monotonic() > deadline or run.moves >= MAX_MOVES_PER_GAME:
-                break
+    def _next_game(self, run: PhaseRun) -> bool:
+        try:
+            self.game = self.games.pop()
+        except IndexError:
+            self.exhausted = True
+            return False
+        self.mover = 0  # rules P5: seat 0 starts; the answer says who is really to move
+        self.body = self._fetch(run)
+        if self.body is not None and self.body["state"]["current_seat"] != self.mover:
+            self.mover = self.body["state"]["current_seat"]
+            self.body = self._fetch(run)
+        return self.body is not None
+
+    def play(self, until: float, stop: threading.Event) -> PhaseRun:
+        """Play until ``until`` (``time.monotonic``), ``stop``, or too many errors."""
+        run = PhaseRun()
+        while time.monotonic() < until and not stop.is_set():
             if sum(run.errors.values()) >= MAX_ERRORS_PER_GAME:
                 break
-            action = choose_action(body["state"]["legal_actions"], rng, reveal_bias)
-            status, answer, seconds = api.request(
-                "POST", f"{detail}moves/", game.keys[mover], {"version": body["version"], **action}
+            if self.body is None or self.body["status"] != "active":
+                if self.body is not None and self.body["status"] == "finished":
+                    run.finished += 1
+                if not self._next_game(run):
+                    break
+                continue
+            action = choose_action(self.body["state"]["legal_actions"], self.rng, self.reveal_bias)
+            status, answer, seconds = self.api.request(
+                "POST",
+                f"/api/games/{self.game.id}/moves/",
+                self.game.keys[self.mover],
+                {"version": self.body["version"], **action},
             )
             run.post_seconds.append(seconds)
             if status != 200:
                 run.errors[f"POST {status} {(answer or {}).get('code', '')}".strip()] += 1
-                body = fetch(mover)  # start again from the game as it now is
-                if body is not None and body["status"] == "active":
-                    mover = body["state"]["current_seat"]
-                    body = fetch(mover)
+                self.body = self._fetch(run)  # start again from the game as it now is
+                if self.body is not None and self.body["status"] == "active":
+                    self.mover = self.body["state"]["current_seat"]
+                    self.body = self._fetch(run)
                 continue
             run.moves += 1
-            body = answer
-            following = body["state"]["current_seat"]
-            if body["status"] == "active" and following != mover:
-                mover = following
-                body = fetch(mover)
-        run.finished = body is not None and body["status"] == "finished"
-    finally:
-        api.close()
-    return run
+            self.body = answer
+            following = self.body["state"]["current_seat"]
+            if self.body["status"] == "active" and following != self.mover:
+                self.mover = following
+                self.body = self._fetch(run)
+        return run
+
+
+class BarePlayer:
+    """One client thread writing to its own game through the bare endpoint (``bench.bare``)."""
+
+    def __init__(self, game: BenchGame, port: int):
+        self.game = game
+        self.api = ApiConnection(port)
+        self.version = 0
+
+    def play(self, until: float, stop: threading.Event) -> PhaseRun:
+        run = PhaseRun()
+        path = f"/bench/bare-move/{self.game.id}/"
+        while time.monotonic() < until and not stop.is_set():
+            if sum(run.errors.values()) >= MAX_ERRORS_PER_GAME:
+                break
+            status, answer, seconds = self.api.request(
+                "POST", path, self.game.keys[0], {"version": self.version}
+            )
+            run.post_seconds.append(seconds)
+            if status != 200:
+                run.errors[f"bare POST {status} {(answer or {}).get('code', '')}".strip()] += 1
+                continue
+            run.moves += 1
+            self.version = answer["version"]
+        return run
 
 
 # --- Reporting --------------------------------------------------------------------------------
@@ -625,7 +683,28 @@ def main(argv=None) -> int:
             "request (measured in-process on one extra game)."
         )
     )
-    parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=120,
+        help="games ready to be played (default 120); the rounds end before they run out",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds of one project phase and one bare phase, interleaved (default 3; "
+        "0: one project phase, no bare endpoint)",
+    )
+    parser.add_argument(
+        "--phase-seconds", type=float, default=20, help="seconds per phase (default 20)"
+    )
+    parser.add_argument(
+        "--cache-url",
+        default="redis://127.0.0.1:6379/13",
+        help="CACHE_URL of the server (the throttles' counters; production uses Redis); "
+        "empty: the database table (default redis://127.0.0.1:6379/13)",
+    )
     parser.add_argument(
         "--players", type=int, default=4, choices=(2, 3, 4), help="players per game (default 4)"
     )
@@ -659,8 +738,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--max-seconds",
         type=float,
-        default=300,
-        help="time limit for the whole run; games still going then stop (default 300)",
+        default=600,
+        help="time limit for the whole run; no phase starts after it (default 600)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
     parser.add_argument(
@@ -675,6 +754,8 @@ def main(argv=None) -> int:
         help="also print a cProfile of the in-process move POSTs",
     )
     args = parser.parse_args(argv)
+    if args.rounds < 0 or args.phase_seconds <= 0:
+        parser.error("--rounds must be >= 0 and --phase-seconds > 0")
     for name in ("games", "concurrency", "workers", "threads"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
@@ -715,8 +796,99 @@ def main(argv=None) -> int:
                 print(f"error: could not drop {name}: {error}", file=sys.stderr)
 
 
+@dataclass
+class PhaseResult:
+    kind: str  # "project" or "bare"
+    runs: list[PhaseRun]
+    wall: float
+    server_cpu: float
+    postgres_cpu: float
+    load: float  # the 1-minute load average when the phase ended
+
+
+def run_phase(kind, players, seconds, server, name, stop) -> PhaseResult:
+    """All ``players`` play at once for ``seconds``; CPU read around the phase."""
+    postgres_before = postgres_cpu_seconds(name)
+    server_before = group_cpu_seconds(server.process.pid)
+    start = time.monotonic()
+    until = start + seconds
+    with ThreadPoolExecutor(max_workers=len(players)) as pool:
+        futures = [pool.submit(player.play, until, stop) for player in players]
+        try:
+            runs = [future.result() for future in futures]
+        except BaseException as error:
+            stop.set()  # the other threads end their loops at their next request
+            if isinstance(error, Exception):
+                failure = f"a client thread failed: {error!r}\n{server.log_tail()}"
+                raise BenchError(failure) from error
+            raise
+    wall = time.monotonic() - start
+    return PhaseResult(
+        kind,
+        runs,
+        wall,
+        group_cpu_seconds(server.process.pid) - server_before,
+        postgres_cpu_seconds(name) - postgres_before,
+        os.getloadavg()[0],
+    )
+
+
+@dataclass
+class Totals:
+    """One kind's phases summed."""
+
+    moves: int
+    finished: int
+    wall: float
+    posts: list[float]
+    gets: list[float]
+    server_cpu: float
+    postgres_cpu: float
+    errors: Counter
+
+    @classmethod
+    def of(cls, phases: list[PhaseResult]) -> "Totals":
+        runs = [run for phase in phases for run in phase.runs]
+        return cls(
+            moves=sum(run.moves for run in runs),
+            finished=sum(run.finished for run in runs),
+            wall=sum(phase.wall for phase in phases),
+            posts=[s for run in runs for s in run.post_seconds],
+            gets=[s for run in runs for s in run.get_seconds],
+            server_cpu=sum(phase.server_cpu for phase in phases),
+            postgres_cpu=sum(phase.postgres_cpu for phase in phases),
+            errors=sum((run.errors for run in runs), Counter()),
+        )
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.wall if self.wall else 0.0
+
+
+def print_totals(label: str, totals: Totals) -> None:
+    requests = len(totals.posts) + len(totals.gets)
+    print(
+        f"\n{label}: {totals.moves} writes in {totals.wall:.1f} s = {totals.rate:.1f}/s "
+        f"({requests / max(totals.wall, 1e-9):.1f} requests/s with the GETs)"
+        + (f"; {totals.finished} games played to the end" if label.startswith("project") else "")
+    )
+    if totals.moves:
+        print(
+            f"  CPU per write (with its GETs): gunicorn "
+            f"{totals.server_cpu / totals.moves * 1000:.1f} ms, PostgreSQL >= "
+            f"{totals.postgres_cpu / totals.moves * 1000:.1f} ms"
+        )
+    print("  " + latency_line("POST", totals.posts))
+    if totals.gets:
+        print("  " + latency_line("GET", totals.gets))
+    print(
+        "  errors: "
+        + (", ".join(f"{key}: {count}" for key, count in sorted(totals.errors.items())) or "none")
+    )
+
+
 def run(args, url, name, server_version, started, deadline) -> int:
-    env = django_environment(url)
+    env = django_environment(url, args.cache_url)
     print(
         f"machine: {os.cpu_count()} cores ({cpu_model()}), {platform.system()} "
         f"{platform.release()}, Python {platform.python_version()}, PostgreSQL {server_version}, "
@@ -727,15 +899,25 @@ def run(args, url, name, server_version, started, deadline) -> int:
     print(
         f"parameters: {args.games} games x {args.players} players, concurrency "
         f"{args.concurrency}, gunicorn {args.workers} {args.worker_class} workers x "
-        f"{args.threads} threads, seed {args.seed}, reveal bias {args.reveal_bias}, "
-        f"database {name}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+        f"{args.threads} threads, {args.rounds} rounds of {args.phase_seconds:g} s project + "
+        f"{args.phase_seconds:g} s bare, seed {args.seed}, reveal bias {args.reveal_bias}, "
+        f"database {name}, cache {args.cache_url or 'database table'}, "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     )
     migrate(env, timeout=max(10.0, deadline - time.monotonic()))
     setup_django(env)
+    if not args.cache_url:
+        from django.core.management import call_command
+
+        call_command("createcachetable", verbosity=0)
     setup_start = time.monotonic()
     games = create_games(args.games, args.players, "bench")
+    bare_games = create_games(args.concurrency, 2, "bare") if args.rounds else []
     (query_game,) = create_games(1, args.players, "queries")
-    print(f"setup: {args.games + 1} active games in {time.monotonic() - setup_start:.1f} s")
+    print(
+        f"setup: {len(games) + len(bare_games) + 1} active games in "
+        f"{time.monotonic() - setup_start:.1f} s"
+    )
 
     report = measure_in_process(
         query_game, random.Random(args.seed - 1), args.reveal_bias, args.profile
@@ -745,82 +927,64 @@ def run(args, url, name, server_version, started, deadline) -> int:
         env, workers=args.workers, threads=args.threads, worker_class=args.worker_class
     )
     stop = threading.Event()
-    runs: list[GameRun] = []
+    phases: list[PhaseResult] = []
     try:
         server.start()
-        play_start = time.monotonic()
-        client_before = os.times()
-        postgres_before = postgres_cpu_seconds(name)
-        server_before = group_cpu_seconds(server.process.pid)
-        pool = ThreadPoolExecutor(max_workers=args.concurrency)
+        queue = list(reversed(games))  # popped from the end: the first game first
+        project = [
+            ProjectPlayer(queue, server.port, args.seed * 1_000_003 + n, args.reveal_bias)
+            for n in range(args.concurrency)
+        ]
+        bare = [BarePlayer(game, server.port) for game in bare_games]
+        # Interleaved, alternating which goes first, so drift in the machine's load
+        # (other work on it) falls on both alike.
+        order = []
+        for number in range(args.rounds):
+            pair = [("project", project), ("bare", bare)]
+            order += pair if number % 2 == 0 else pair[::-1]
+        if args.rounds == 0:
+            order = [("project", project)]
         try:
-            futures = [
-                pool.submit(
-                    play_over_http,
-                    game,
-                    server.port,
-                    args.seed * 1_000_003 + number,
-                    args.reveal_bias,
-                    deadline,
-                    stop,
+            for kind, players in order:
+                if time.monotonic() > deadline:
+                    print(f"stopped at --max-seconds {args.max_seconds:g}")
+                    break
+                phase = run_phase(kind, players, args.phase_seconds, server, name, stop)
+                phases.append(phase)
+                totals = Totals.of([phase])
+                print(
+                    f"phase {len(phases)}: {kind:7} {totals.rate:6.1f} writes/s, "
+                    f"POST p99 {percentile([s * 1000 for s in totals.posts], 99):.1f} ms "
+                    f"(n={len(totals.posts)}), load average {phase.load:.2f}"
                 )
-                for number, game in enumerate(games)
-            ]
-            for future in as_completed(futures):
-                try:
-                    runs.append(future.result())
-                except Exception as error:
-                    raise BenchError(
-                        f"a game's thread failed: {error!r}\n{server.log_tail()}"
-                    ) from error
-        except BaseException:
-            stop.set()  # the other threads end their games' loops at their next move
-            raise
+                if kind == "project" and all(player.exhausted for player in project):
+                    print("every game is finished: raise --games")
+                    break
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-        wall = time.monotonic() - play_start
-        client_after = os.times()
-        postgres_cpu = postgres_cpu_seconds(name) - postgres_before
-        server_cpu = group_cpu_seconds(server.process.pid) - server_before
+            for player in project + bare:
+                player.api.close()
     finally:
         server.stop()
-    client_cpu = (client_after.user + client_after.system) - (
-        client_before.user + client_before.system
-    )
 
-    moves = sum(run.moves for run in runs)
-    finished = sum(run.finished for run in runs)
-    errors = sum((run.errors for run in runs), Counter())
-    posts = [s for run in runs for s in run.post_seconds]
-    gets = [s for run in runs for s in run.get_seconds]
-    finished_moves = sum(run.moves for run in runs if run.finished)
-    print(
-        f"\nplayed: {finished}/{len(games)} games to the end, {moves} moves "
-        f"({finished_moves / max(finished, 1):.1f} per finished game) in {wall:.1f} s"
-    )
-    print(
-        f"throughput: {moves / wall:.1f} moves/s "
-        f"({(len(posts) + len(gets)) / wall:.1f} requests/s with the GETs)"
-    )
-    if moves:
-        total_cpu = server_cpu + postgres_cpu + client_cpu
+    mine = Totals.of([phase for phase in phases if phase.kind == "project"])
+    floor = Totals.of([phase for phase in phases if phase.kind == "bare"])
+    print_totals("project moves (POST + the GETs real clients need)", mine)
+    if floor.moves:
+        print_totals("bare writes (bench.bare)", floor)
+        mine_p99 = percentile(mine.posts, 99) if mine.posts else float("nan")
+        floor_p99 = percentile(floor.posts, 99)
+        ratio = mine.rate / floor.rate
+        tail = mine_p99 / floor_p99
         print(
-            f"CPU per move (with its share of the GETs): gunicorn {server_cpu / moves * 1000:.1f}"
-            f" ms, PostgreSQL >= {postgres_cpu / moves * 1000:.1f} ms, this client "
-            f"{client_cpu / moves * 1000:.1f} ms; {total_cpu:.0f} CPU s in {wall:.0f} s on "
-            f"{os.cpu_count()} cores ({total_cpu / (wall * (os.cpu_count() or 1)):.0%} busy)"
+            f"\nratio: project moves/s = {ratio:.2f} x bare writes/s (goal >= 0.7: "
+            f"{'met' if ratio >= 0.7 else 'MISSED'}); move POST p99 = {tail:.2f} x bare "
+            f"p99 (goal <= 2: {'met' if tail <= 2 else 'MISSED'}); CPU per write: gunicorn "
+            f"{mine.server_cpu / max(mine.moves, 1) * 1000:.1f} ms vs "
+            f"{floor.server_cpu / floor.moves * 1000:.1f} ms"
         )
-    print(latency_line("move POST", posts))
-    print(latency_line("game GET", gets))
-    print(
-        "errors: "
-        + (", ".join(f"{key}: {count}" for key, count in sorted(errors.items())) or "none")
-        + " (409s would mean a race; one thread drives each game, so expect none)"
-    )
     print_in_process(report)
-    if time.monotonic() > deadline:
-        print(f"\nstopped at --max-seconds {args.max_seconds:g}: some games were not finished")
-    if errors or finished < len(games):
+    errors = mine.errors + floor.errors
+    if errors:
         print(f"\ngunicorn log (tail):\n{server.log_tail()}")
         return 1
     return 0
