@@ -26,7 +26,8 @@ import random
 from collections.abc import Sequence
 
 from .deck import DECK, TREASURES
-from .state import ALARM, TURN
+from .engine import apply
+from .state import ALARM, TURN, State
 
 LEVELS = ("random", "careful", "strong")
 
@@ -97,6 +98,7 @@ class _Table:
 
     __slots__ = (
         "buried",
+        "collected_ids",
         "counts",
         "cubes",
         "current",
@@ -136,7 +138,10 @@ class _Table:
         in_view = set(table.face_up) | {card for _, card in table.buried}
         if unseen is not None:
             # Open mode: every collection is shown, and the unseen set is draw + discard.
-            table.tallies = [_tally(card["id"] for card in entry["cards"]) for entry in collected]
+            table.collected_ids = tuple(
+                tuple(card["id"] for card in entry["cards"]) for entry in collected
+            )
+            table.tallies = [_tally(cards) for cards in table.collected_ids]
             hidden = {card["id"] for card in unseen}
             table.gone = set()
             discarded = _discarded(memory, table.buried) & hidden
@@ -153,6 +158,7 @@ class _Table:
             # Blind mode (P23): only counts of collections; the cards this seat may
             # remember are those the view shows and those revealed in memory's full entries.
             table.tallies = None
+            table.collected_ids = None
             in_play = DECK.ids if players > 2 else DECK.ids_without_skulls
             revealed = {entry["revealed"]["id"] for entry in memory if entry["revealed"]}
             table.gone = revealed - in_view
@@ -193,28 +199,89 @@ def _tally(cards):
 # --- scoring as if the game ended now (rules P19-P22) ---------------------------------------
 
 
+def _points(tallies, index, values):
+    """Per seat, the cube of type ``index`` it would get if the game ended now (P20, P21).
+
+    A fresh list, or a shared tuple of zeros when nobody holds the type (hot path).
+    """
+    ranked = [
+        (-tally[index], -tally[_RATS], tally[_CARDS], seat)
+        for seat, tally in enumerate(tallies)
+        if tally[index]
+    ]
+    if not ranked:
+        return _NOBODY[len(tallies)]
+    points = [0] * len(tallies)
+    if len(ranked) == 1:
+        points[ranked[0][3]] = values[0]
+        return points
+    ranked.sort()
+    for place in range(min(len(values), len(ranked))):
+        if place + 1 < len(ranked) and ranked[place + 1][:3] == ranked[place][:3]:
+            break  # P20: a full tie stops this type's awards
+        points[ranked[place][3]] = values[place]
+    return points
+
+
+_NOBODY = {players: (0,) * players for players in range(2, 5)}
+
+
 def _scores(tallies, cubes):
     """Each seat's cube total if the game ended with these tallies (P20-P22)."""
     scores = [0] * len(tallies)
     for index in range(_TYPES):
-        ranked = sorted(
-            (-tally[index], -tally[_RATS], tally[_CARDS], seat)
-            for seat, tally in enumerate(tallies)
-            if tally[index]
-        )
-        values = cubes[index]
-        for place in range(min(len(values), len(ranked))):
-            if place + 1 < len(ranked) and ranked[place + 1][:3] == ranked[place][:3]:
-                break  # P20: a full tie stops this type's awards
-            scores[ranked[place][3]] += values[place]
+        for seat, value in enumerate(_points(tallies, index, cubes[index])):
+            scores[seat] += value
     return scores
 
 
-def _lead(tallies, cubes, seat):
-    """``seat``'s score minus the best other score, as if the game ended now."""
-    scores = _scores(tallies, cubes)
-    mine = scores[seat]
-    return mine - max(score for other, score in enumerate(scores) if other != seat)
+def _lead_of(scores, seat):
+    """``seat``'s score minus the best other score."""
+    return scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
+
+
+# Per card: the treasure indexes it shows.
+_SHOWN = tuple(tuple(i for i, n in enumerate(items) if n) for items in DECK.items)
+
+
+class _Standing:
+    """The cubes each seat would get if the game ended now, and what taking cards changes.
+
+    ``gain(seat, cards)`` is how much ``seat``'s lead over the best other seat grows if it
+    takes ``cards``. Only the types those cards show are ranked again: the rats and card
+    counts they add also break ties in other types, which this (cheap, often repeated)
+    estimate ignores. Blind mode (``tallies`` None): every gain is 0.
+    """
+
+    __slots__ = ("cubes", "points", "scores", "tallies")
+
+    def __init__(self, tallies, cubes):
+        self.tallies = tallies
+        self.cubes = cubes
+        if tallies is None:
+            return
+        self.points = [_points(tallies, index, cubes[index]) for index in range(_TYPES)]
+        self.scores = [sum(column) for column in zip(*self.points, strict=True)]
+
+    def gain(self, seat, cards):
+        if self.tallies is None or not cards:
+            return 0
+        tallies = list(self.tallies)
+        tally = list(tallies[seat])
+        touched = set()
+        for card in cards:
+            for index, value in enumerate(_TALLY[card]):
+                tally[index] += value
+            touched.update(_SHOWN[card])
+        tallies[seat] = tally
+        scores = list(self.scores)
+        points = self.points
+        cubes = self.cubes
+        for index in touched:
+            old = points[index]
+            for other, value in enumerate(_points(tallies, index, cubes[index])):
+                scores[other] += value - old[other]
+        return _lead_of(scores, seat) - _lead_of(self.scores, seat)
 
 
 def _with_cards(tallies, seat, cards):
@@ -247,19 +314,16 @@ def _passes(face_up):
     return options
 
 
-def _pass_value(tallies, cubes, seat, taken):
-    """How good taking ``taken`` is for ``seat``: lead gained, then items (blind: items)."""
-    items = sum(_TOTAL[c] for c in taken)
-    if tallies is None:
-        return (0, items)
-    return (_lead(_with_cards(tallies, seat, taken), cubes, seat), items)
+def _pass_value(standing, seat, taken):
+    """How good taking ``taken`` is for ``seat``: lead gained, then items taken."""
+    return (standing.gain(seat, taken), sum(_TOTAL[c] for c in taken))
 
 
-def _best_pass(tallies, cubes, seat, face_up):
+def _best_pass(standing, seat, face_up):
     """The careful pass: the type whose cards win the most, burying the richest card left."""
     best = None
     for index, taken, row in _passes(face_up):
-        value = _pass_value(tallies, cubes, seat, taken)
+        value = _pass_value(standing, seat, taken)
         if best is None or value > best[0]:
             best = (value, index, row)
     value, index, row = best
@@ -267,18 +331,15 @@ def _best_pass(tallies, cubes, seat, face_up):
     return action, value
 
 
-def _best_keep(tallies, cubes, seat, face_up):
-    """Alarm (P14): keep the rat that is worth most, bury the richest remaining card."""
+def _best_keep(standing, seat, face_up):
+    """The rat worth most to ``seat`` of the two face up (P14)."""
     best = None
     for keep in face_up:
-        if not _RAT[keep]:
-            continue
-        value = _pass_value(tallies, cubes, seat, [keep])
-        if best is None or value > best[0]:
-            best = (value, keep)
-    keep = best[1]
-    row = [c for c in face_up if c != keep]
-    return {"action": "resolve_alarm", "keep": keep, "bury": _bury_choice(row)}
+        if _RAT[keep]:
+            value = _pass_value(standing, seat, [keep])
+            if best is None or value > best[0]:
+                best = (value, keep)
+    return best[1]
 
 
 # careful reveals with a rat face up while the chance of a second rat stays below this
@@ -286,27 +347,25 @@ def _best_keep(tallies, cubes, seat, face_up):
 CAREFUL_RISK = 0.25
 
 
-def _careful_decision(tallies, cubes, seat, phase, face_up, spades, rat_chance, can_reveal):
+def _careful_decision(standing, seat, phase, face_up, spades, rat_chance, can_reveal):
     """The careful policy on plain data (used by the careful level and in strong's playouts)."""
     if phase == ALARM:
-        return _best_keep(tallies, cubes, seat, face_up)
-    action, (gain, items) = _best_pass(tallies, cubes, seat, face_up)
+        keep = _best_keep(standing, seat, face_up)
+        row = [c for c in face_up if c != keep]
+        return {"action": "resolve_alarm", "keep": keep, "bury": _bury_choice(row)}
     rat_up = any(_RAT[c] for c in face_up)
     alone = sum(spades) == 1
+    if not rat_up and ((phase == TURN and can_reveal) or (phase != TURN and alone)):
+        # No rat face up: the next card cannot cause an alarm (P11), and ending the turn
+        # alone comes back to this seat (P16).
+        return {"action": "reveal"} if phase == TURN else {"action": "end_turn"}
+    action, (gain, items) = _best_pass(standing, seat, face_up)
+    # Risk rule: the more the row already offers, the less risk it takes.
+    limit = CAREFUL_RISK / (1 + max(gain, 0) / 2 + items / 4)
     if phase == TURN:
-        if not can_reveal:
-            return action
-        if not rat_up:
-            return {"action": "reveal"}
-        # Risk rule: the more the row already offers, the less risk it takes.
-        limit = CAREFUL_RISK / (1 + max(gain, 0) / 2 + items / 4)
-        return {"action": "reveal"} if rat_chance < limit else action
+        return {"action": "reveal"} if can_reveal and rat_chance < limit else action
     # Decide phase, after its own reveal: take a good row, or let the turn go on.
     if alone:
-        # end_turn comes back to it: the same as revealing again (P16).
-        if not rat_up:
-            return {"action": "end_turn"}
-        limit = CAREFUL_RISK / (1 + max(gain, 0) / 2 + items / 4)
         return {"action": "end_turn"} if rat_chance < limit else action
     if gain >= 2 or (gain > 0 and rat_up):
         return action
@@ -316,8 +375,7 @@ def _careful_decision(tallies, cubes, seat, phase, face_up, spades, rat_chance, 
 def _careful(table):
     can_reveal = any(action["action"] == "reveal" for action in table.legal)
     return _careful_decision(
-        table.tallies,
-        table.cubes,
+        _Standing(table.tallies, table.cubes),
         table.seat,
         table.phase,
         table.face_up,
@@ -330,9 +388,168 @@ def _careful(table):
 # --- strong -----------------------------------------------------------------------------
 
 
+# strong deals the unseen cards this many times and plays every candidate out on each
+# deal (the same deals for every candidate, so their difference is not luck of the deal).
+# Chosen from measurements (BENCHMARKS.md "Bots"): more deals gained little and cost time.
+STRONG_DEALS = 16
+# How many of careful's best passes strong compares with pushing on (revealing or ending
+# the turn).
+STRONG_PASSES = 2
+
+
 def _strong(table, rng):
-    """First version: careful, with the alarm and pass choices checked by lead."""
-    return _careful(table)
+    """Monte Carlo over deals of the cards this seat cannot see (see the module docstring)."""
+    legal = table.legal
+    phase = table.phase
+    face_up = table.face_up
+    rat_up = any(_RAT[c] for c in face_up)
+    push = legal[0] if legal[0]["action"] in ("reveal", "end_turn") else None
+    if phase == ALARM:
+        return _strong_keep(table)
+    if push is not None and not rat_up and (phase == TURN or sum(table.spades) == 1):
+        # Revealing with no rat up cannot cause an alarm and only adds to the row this
+        # seat may take right after; ending the turn alone comes back to it (P16).
+        return push
+    candidates = _strong_passes(table)
+    if push is not None:
+        candidates.append(push)
+    if len(candidates) == 1:
+        return candidates[0]
+    totals = [0.0] * len(candidates)
+    for _ in range(STRONG_DEALS):
+        state = _deal(table, rng)
+        if state is None:
+            return _careful(table)
+        for number, action in enumerate(candidates):
+            totals[number] += _playout(apply(state, table.seat, action), table.seat)
+    best = max(range(len(candidates)), key=lambda number: (totals[number], -number))
+    return candidates[best]
+
+
+def _strong_passes(table):
+    """careful's best passes, each burying what the other seats would want most."""
+    standing = _Standing(table.tallies, table.cubes)
+    seat = table.seat
+    scored = []
+    for index, taken, row in _passes(table.face_up):
+        scored.append((_pass_value(standing, seat, taken), -index, taken, row))
+    scored.sort(reverse=True)
+    passes = []
+    for _, index, taken, row in scored[:STRONG_PASSES]:
+        bury = _denying_bury(table, seat, taken, row)
+        passes.append({"action": "pass", "treasure": TREASURES[-index], "bury": bury})
+    return passes
+
+
+def _strong_keep(table):
+    """Alarm: keep the rat worth most to this seat, bury what the others would want most."""
+    keep = _best_keep(_Standing(table.tallies, table.cubes), table.seat, table.face_up)
+    row = [c for c in table.face_up if c != keep]
+    return {
+        "action": "resolve_alarm",
+        "keep": keep,
+        "bury": _denying_bury(table, table.seat, [keep], row),
+    }
+
+
+def _denying_bury(table, seat, taken, row):
+    """The card of ``row`` whose loss hurts the other seats still in the round the most.
+
+    Blind mode knows no collections, so it buries the richest card (careful's choice).
+    """
+    if len(row) <= 1:
+        return row[0] if row else None
+    others = [s for s, spade in enumerate(table.spades) if spade and s != seat]
+    if not others or table.tallies is None:
+        return _bury_choice(row)
+    standing = _Standing(_with_cards(table.tallies, seat, taken), table.cubes)
+    best = None
+    for bury in row:
+        rest = [c for c in row if c != bury]
+        # What the best-placed other seat could still gain from the row.
+        threat = max(_best_pass(standing, other, rest)[1] for other in others)
+        key = (threat, -_TOTAL[bury], bury)
+        if best is None or key < best[0]:
+            best = (key, bury)
+    return best[1]
+
+
+def _deal(table, rng):
+    """A ``State`` consistent with what this seat knows, the unknown cards dealt by ``rng``.
+
+    Returns None if the seat's knowledge is inconsistent with the counts in the view
+    (it cannot be with a real view and memory; then strong plays careful).
+    """
+    hidden = list(table.hidden)
+    rng.shuffle(hidden)
+    draw_count = table.draw_count
+    if table.tallies is not None:
+        collected = None
+        if table.draw_known and draw_count == 0:
+            draw, discard = (), tuple(hidden)
+        elif table.draw_known:
+            draw, discard = tuple(hidden), tuple(table.gone)
+        else:
+            draw, discard = tuple(hidden[:draw_count]), tuple(hidden[draw_count:])
+    else:
+        if len(hidden) < draw_count:
+            return None
+        draw = tuple(hidden[:draw_count])
+        rest = hidden[draw_count:] + sorted(table.gone)
+        rng.shuffle(rest)
+        collected = []
+        start = 0
+        for count in table.counts:
+            collected.append(tuple(rest[start : start + count]))
+            start += count
+        if start > len(rest):
+            return None
+        discard = tuple(rest[start:])
+    if len(draw) != draw_count:
+        return None
+    return State(
+        players=table.players,
+        blind=False,
+        key=rng.getrandbits(256).to_bytes(32, "big"),
+        round=1,
+        current=table.current,
+        phase=table.phase,
+        last_round=table.last_round,
+        finished=False,
+        reshuffles=0,
+        draw=draw,
+        discard=discard,
+        face_up=tuple(table.face_up),
+        buried=tuple(table.buried),
+        spades=tuple(table.spades),
+        collected=tuple(collected) if collected is not None else table.collected_ids,
+        cubes=table.cubes,
+    )
+
+
+def _playout(state, seat):
+    """Play the round out with careful for every seat; ``seat``'s lead when it ends."""
+    tallies = [_tally(cards) for cards in state.collected]
+    cubes = state.cubes
+    while not state.finished and state.round == 1:
+        mover = state.current
+        draw = state.draw or state.discard
+        chance = sum(_RAT[c] for c in draw) / len(draw) if draw else 0.0
+        action = _careful_decision(
+            _Standing(tallies, cubes),
+            mover,
+            state.phase,
+            state.face_up,
+            state.spades,
+            chance,
+            bool(draw),
+        )
+        before = len(state.collected[mover])
+        state = apply(state, mover, action)
+        taken = state.collected[mover][before:]
+        if taken:
+            tallies[mover] = _tally(state.collected[mover])
+    return _lead_of(_scores(tallies, cubes), seat)
 
 
 __all__ = ["LEVELS", "choose_action", "random_action"]
