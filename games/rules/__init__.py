@@ -32,6 +32,17 @@ as that seat may see it (``memory``, oldest first), using only ``rng`` (a
 and raises ``ValueError`` for an unknown level or a view without legal actions. A game
 that offers bots has both names; the service seats bots only in such games.
 
+Optional: a game whose shuffles anyone can check (README "A shuffle anyone can check")
+takes ``key`` in ``new_game(players, seed=None, blind=False, key=None)`` (32 bytes
+instead of a seed; the game is then a function of the key: an int seed still deals
+exactly the game it always did) and exposes ``shuffle_commitment(server_seed) -> str``
+(the public commitment to a secret server seed of 32 bytes), ``is_client_seed(text)``,
+``shuffle_key(server_seed, client_seeds) -> bytes`` (the key from the server seed and
+one client seed per seat, "" for none) and ``check_deal(players, key, cubes, log)``,
+which redoes every shuffle from the key and compares the game's public record (its
+cube placement and each logged ``revealed`` card id) with it. The service offers
+checkable shuffles only in games that have these names.
+
 To add a game, write ``games/rules/<name>/`` with those names and add it to ``RULES``;
 nothing else here or in another game changes.
 """

@@ -21,7 +21,10 @@ from .engine import (
     round_number,
 )
 from .errors import ERROR_CODES, IllegalAction
+from .fairness import check_deal
 from .scoring import result, scores
+from .shuffle import commitment as shuffle_commitment
+from .shuffle import is_client_seed, shuffle_key
 from .state import State, dump, load
 from .timeout import timeout_action
 from .view import view
@@ -38,10 +41,12 @@ __all__ = [
     "State",
     "apply",
     "card",
+    "check_deal",
     "choose_bot_action",
     "current_phase",
     "current_seat",
     "dump",
+    "is_client_seed",
     "is_finished",
     "legal_actions",
     "load",
@@ -51,6 +56,8 @@ __all__ = [
     "revealed_card",
     "round_number",
     "scores",
+    "shuffle_commitment",
+    "shuffle_key",
     "timeout_action",
     "view",
 ]

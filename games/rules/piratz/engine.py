@@ -2,7 +2,7 @@
 
 from .deck import CUBE_VALUES, DECK, TREASURE_INDEX, TREASURES
 from .errors import IllegalAction
-from .shuffle import derive_key, keyed_order
+from .shuffle import KEY_BYTES, derive_key, keyed_order
 from .state import ALARM, DECIDE, TURN, State
 
 _RAT = DECK.rat
@@ -19,18 +19,9 @@ _ACTION_KEYS = {
 }
 
 
-def new_game(players, seed=None, blind=False):
-    """Set up a game (P5-P8) and return its first State: round 1, seat 0 to move, phase turn.
-
-    ``players`` is 2, 3 or 4. ``seed=None`` takes the secret key from a cryptographic RNG;
-    an int seed makes the whole game, reshuffles included, reproducible. ``blind`` is the
-    P23 option. Raises ``ValueError`` for anything else.
-    """
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-    if type(blind) is not bool:
-        raise ValueError(f"blind must be True or False, not {blind!r}")
-    key = derive_key(seed)
+def deal(players, key):
+    """The draw pile (top first) and the cube placement (per type in P1 order, highest
+    first) that ``key`` deals for ``players`` (P6, P7): the one derivation of a deal."""
     # P6: two players leave the six skull cards out.
     in_play = DECK.ids if players > 2 else DECK.ids_without_skulls
     draw = keyed_order(key, "deck", 0, in_play)
@@ -44,6 +35,29 @@ def new_game(players, seed=None, blind=False):
         )
         for t in range(len(TREASURES))
     )
+    return draw, cubes
+
+
+def new_game(players, seed=None, blind=False, key=None):
+    """Set up a game (P5-P8) and return its first State: round 1, seat 0 to move, phase turn.
+
+    ``players`` is 2, 3 or 4. ``seed=None`` takes the secret key from a cryptographic RNG;
+    an int seed makes the whole game, reshuffles included, reproducible. ``key`` (32
+    bytes, instead of a seed) is a key derived elsewhere, e.g. ``shuffle_key`` of a
+    checkable shuffle; the game is then a function of that key. ``blind`` is the P23
+    option. Raises ``ValueError`` for anything else.
+    """
+    if type(players) is not int or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    if type(blind) is not bool:
+        raise ValueError(f"blind must be True or False, not {blind!r}")
+    if key is None:
+        key = derive_key(seed)
+    elif seed is not None:
+        raise ValueError("give a seed or a key, not both")
+    elif type(key) is not bytes or len(key) != KEY_BYTES:
+        raise ValueError(f"key must be {KEY_BYTES} bytes")
+    draw, cubes = deal(players, key)
     return State(
         players=players,
         blind=blind,
@@ -165,7 +179,7 @@ def _reveal(state):
         if not discard:
             raise IllegalAction("nothing_to_reveal", "the draw and discard piles are both empty")
         reshuffles += 1
-        draw = keyed_order(state.key, "reshuffle", reshuffles, discard)
+        draw = reshuffle(state.key, reshuffles, discard)
         discard = ()
     card = draw[0]
     new = state.copy()
@@ -182,6 +196,11 @@ def _reveal(state):
     else:
         new.phase = DECIDE
     return new
+
+
+def reshuffle(key, number, discard):
+    """The new draw pile (top first) of the game's ``number``-th reshuffle of ``discard`` (P10)."""
+    return keyed_order(key, "reshuffle", number, discard)
 
 
 def _pass(state, seat, treasure, bury):
