@@ -365,11 +365,6 @@ CACHES = {
 # added to: its "console" handler on the "django" logger printed each django.* line a
     # Fields named "kind" in several components: each choice set gets its own enum name.
     "ENUM_NAME_OVERRIDES": {"WebhookKindEnum": "webhooks.models.WebhookKind"},
-    # games.api.schema.add_links: OpenAPI links between operations (README "Conformance").
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.schema.add_links",
-    ],
 # second time beside the root handler (twice under `make run`), and without our filter.
 LOG_LEVEL = env.str("LOG_LEVEL", "INFO")
 LOGGING = {
