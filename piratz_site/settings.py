@@ -341,6 +341,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Fields named "kind" in several components: each choice set gets its own enum name.
+    "ENUM_NAME_OVERRIDES": {"WebhookKindEnum": "webhooks.models.WebhookKind"},
 }
 
 # Throttle counters live here, so every process must see the same cache: Redis when
@@ -363,8 +365,6 @@ CACHES = {
 # Every handler carries the "redact" filter: no URL token, API key or readable address
 # reaches a log line (piratz_site/redaction.py). Django's own defaults are replaced, not
 # added to: its "console" handler on the "django" logger printed each django.* line a
-    # Fields named "kind" in several components: each choice set gets its own enum name.
-    "ENUM_NAME_OVERRIDES": {"WebhookKindEnum": "webhooks.models.WebhookKind"},
 # second time beside the root handler (twice under `make run`), and without our filter.
 LOG_LEVEL = env.str("LOG_LEVEL", "INFO")
 LOGGING = {
