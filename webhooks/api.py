@@ -46,7 +46,7 @@ class _StrictCharField(serializers.CharField):
 
 
 class WebhookCreateSerializer(StrictSerializer):
-    kind = serializers.ChoiceField(choices=WebhookKind.values)
+    kind = serializers.ChoiceField(choices=WebhookKind.choices)
     url = _StrictCharField(
         max_length=Webhook.MAX_URL_LENGTH,
         trim_whitespace=False,
