@@ -91,7 +91,8 @@ class _Table:
     """The bot's picture of the game, built from the view and memory only.
 
     ``tallies`` holds per seat ``[items x6, rats, cards]`` when the collections are known
-    (open mode) and None in blind mode; ``hidden`` the card ids the seat cannot place
+    (open mode) and None in blind mode, where ``estimate`` holds expected tallies (open
+    mode: the tallies); ``hidden`` the card ids the seat cannot place
     (candidates for the draw pile, and in blind mode also for the collections and the
     discard pile); ``draw_known`` says whether ``hidden`` is exactly the draw pile.
     """
@@ -105,6 +106,7 @@ class _Table:
         "discard_count",
         "draw_count",
         "draw_known",
+        "estimate",
         "face_up",
         "gone",
         "hidden",
@@ -142,6 +144,7 @@ class _Table:
                 tuple(card["id"] for card in entry["cards"]) for entry in collected
             )
             table.tallies = [_tally(cards) for cards in table.collected_ids]
+            table.estimate = table.tallies
             hidden = {card["id"] for card in unseen}
             table.gone = set()
             discarded = _discarded(memory, table.buried) & hidden
@@ -163,6 +166,21 @@ class _Table:
             revealed = {entry["revealed"]["id"] for entry in memory if entry["revealed"]}
             table.gone = revealed - in_view
             hidden = set(in_play) - in_view - revealed
+            # strong's estimate of the collections: each card of unknown place is as likely
+            # in a collection as anywhere else, so a seat of ``count`` cards holds ``count``
+            # times the average of those cards (the same for everyone: only counts differ).
+            unknown = [_TALLY[c] for c in hidden | table.gone]
+            average = (
+                [sum(column) / len(unknown) for column in zip(*unknown, strict=True)]
+                if unknown
+                else None
+            )
+            table.estimate = [
+                [count * value for value in average[:_CARDS]] + [count]
+                if average
+                else [0] * (_TYPES + 1) + [count]
+                for count in table.counts
+            ]
             table.draw_known = False
         table.hidden = sorted(hidden)
         return table
@@ -421,14 +439,14 @@ def _strong(table, rng):
         if state is None:
             return _careful(table)
         for number, action in enumerate(candidates):
-            totals[number] += _playout(apply(state, table.seat, action), table.seat)
+            totals[number] += _playout(state, table.seat, action, table.estimate)
     best = max(range(len(candidates)), key=lambda number: (totals[number], -number))
     return candidates[best]
 
 
 def _strong_passes(table):
     """careful's best passes, each burying what the other seats would want most."""
-    standing = _Standing(table.tallies, table.cubes)
+    standing = _Standing(table.estimate, table.cubes)
     seat = table.seat
     scored = []
     for index, taken, row in _passes(table.face_up):
@@ -443,7 +461,7 @@ def _strong_passes(table):
 
 def _strong_keep(table):
     """Alarm: keep the rat worth most to this seat, bury what the others would want most."""
-    keep = _best_keep(_Standing(table.tallies, table.cubes), table.seat, table.face_up)
+    keep = _best_keep(_Standing(table.estimate, table.cubes), table.seat, table.face_up)
     row = [c for c in table.face_up if c != keep]
     return {
         "action": "resolve_alarm",
@@ -453,16 +471,13 @@ def _strong_keep(table):
 
 
 def _denying_bury(table, seat, taken, row):
-    """The card of ``row`` whose loss hurts the other seats still in the round the most.
-
-    Blind mode knows no collections, so it buries the richest card (careful's choice).
-    """
+    """The card of ``row`` whose loss hurts the other seats still in the round the most."""
     if len(row) <= 1:
         return row[0] if row else None
     others = [s for s, spade in enumerate(table.spades) if spade and s != seat]
-    if not others or table.tallies is None:
+    if not others:
         return _bury_choice(row)
-    standing = _Standing(_with_cards(table.tallies, seat, taken), table.cubes)
+    standing = _Standing(_with_cards(table.estimate, seat, taken), table.cubes)
     best = None
     for bury in row:
         rest = [c for c in row if c != bury]
@@ -527,11 +542,23 @@ def _deal(table, rng):
     )
 
 
-def _playout(state, seat):
-    """Play the round out with careful for every seat; ``seat``'s lead when it ends."""
-    tallies = [_tally(cards) for cards in state.collected]
+def _playout(state, seat, action, tallies):
+    """``seat`` plays ``action``, then careful plays every seat to the end of the round.
+
+    Returns ``seat``'s lead when the round ends. ``tallies`` are the collections in
+    ``state`` (blind mode: the estimate); the cards taken on the way are added to them.
+    """
+    tallies = list(tallies)
     cubes = state.cubes
-    while not state.finished and state.round == 1:
+    mover = seat
+    while True:
+        before = len(state.collected[mover])
+        state = apply(state, mover, action)
+        taken = state.collected[mover][before:]
+        if taken:
+            tallies[mover] = _with_cards(tallies, mover, taken)[mover]
+        if state.finished or state.round != 1:
+            break
         mover = state.current
         draw = state.draw or state.discard
         chance = sum(_RAT[c] for c in draw) / len(draw) if draw else 0.0
@@ -544,11 +571,6 @@ def _playout(state, seat):
             chance,
             bool(draw),
         )
-        before = len(state.collected[mover])
-        state = apply(state, mover, action)
-        taken = state.collected[mover][before:]
-        if taken:
-            tallies[mover] = _tally(state.collected[mover])
     return _lead_of(_scores(tallies, cubes), seat)
 
 

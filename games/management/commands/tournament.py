@@ -1,0 +1,183 @@
+"""``manage.py tournament``: bots of several levels play each other with the pure engine."""
+
+import json
+import secrets
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from games.management.commands.simulate import _ProgressStream
+from games.rules import piratz
+from games.simulation import SimulationError, tournament
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``sorted_values`` lie (nearest rank)."""
+    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+class Command(BaseCommand):
+    help = (
+        "Let Piratz bots play each other with the pure rules engine (no database) and print, "
+        "per level, the win rate (shared victories split) and mean score with 95% confidence "
+        "intervals, which level beats which and how significantly, and the time per bot "
+        "decision (p50/p99). Seats rotate and every deal is played in every seating, so "
+        "neither position nor the deal favours a level. A progress bar goes to stderr."
+    )
+    # Pure engine work: nothing here depends on the project's models or configuration.
+    requires_system_checks = []
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--bots",
+            nargs="+",
+            default=list(piratz.BOT_LEVELS),
+            metavar="LEVEL",
+            help=(
+                f"The bot levels that play ({', '.join(piratz.BOT_LEVELS)}; default all). "
+                "With fewer levels than players a level takes several seats."
+            ),
+        )
+        parser.add_argument(
+            "--games", type=int, default=200, help="How many games to play (at least 1; 200)."
+        )
+        parser.add_argument(
+            "--players",
+            type=int,
+            default=4,
+            choices=(2, 3, 4),
+            help="Players per game: 2, 3 or 4 (default 4).",
+        )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            help=(
+                "Make the run reproducible (deals and every bot's chances). Without it a "
+                "random seed is chosen and printed, so a run can be repeated."
+            ),
+        )
+        parser.add_argument(
+            "--blind",
+            action="store_true",
+            help=(
+                "Play with the blind option (rules P23): bots see no collections and only "
+                "the move log a player may see."
+            ),
+        )
+        parser.add_argument(
+            "--json", action="store_true", help="Print the results as one JSON object."
+        )
+        parser.add_argument(
+            "--no-progress",
+            action="store_true",
+            help="Never show the progress bar (it is already off when stderr is not a terminal).",
+        )
+
+    def handle(self, *args, **options):
+        levels = tuple(dict.fromkeys(options["bots"]))
+        games, players = options["games"], options["players"]
+        unknown = [level for level in levels if level not in piratz.BOT_LEVELS]
+        if unknown:
+            raise CommandError(
+                f"Unknown bot level {', '.join(unknown)}; levels: {', '.join(piratz.BOT_LEVELS)}."
+            )
+        # Checked here, not only by argparse: call_command(games=0) skips the parser's checks.
+        if games < 1:
+            raise CommandError(f"--games must be at least 1, not {games}.")
+        if players not in (2, 3, 4):
+            raise CommandError(f"--players must be 2, 3 or 4, not {players}.")
+        seed = options["seed"]
+        seed_given = seed is not None
+        if not seed_given:
+            seed = secrets.randbits(32)
+
+        timings = {level: [] for level in levels}
+        clock = time.perf_counter
+
+        def timed_choice(view, level, rng, memory):
+            started = clock()
+            action = piratz.choose_bot_action(view, level, rng, memory)
+            timings[level].append(clock() - started)
+            return action
+
+        progress = tqdm(
+            total=games,
+            unit="game",
+            file=_ProgressStream(self.stderr),
+            disable=True if options["no_progress"] else None,
+        )
+        started = clock()
+        try:
+            stats = tournament(
+                levels,
+                games,
+                players,
+                seed=seed,
+                blind=options["blind"],
+                choose=timed_choice,
+                on_game=lambda record: progress.update(),
+            )
+        except SimulationError as error:
+            raise CommandError(str(error)) from None
+        finally:
+            progress.close()
+        elapsed = clock() - started
+
+        summary = stats.summary()
+        for row in summary["levels"]:
+            values = sorted(timings[row["level"]])
+            row["decisions"] = len(values)
+            row["decision_ms_p50"] = 1000 * percentile(values, 0.50) if values else None
+            row["decision_ms_p99"] = 1000 * percentile(values, 0.99) if values else None
+            row["decision_ms_max"] = 1000 * values[-1] if values else None
+        summary.update(
+            players=players,
+            blind=options["blind"],
+            seed=seed,
+            elapsed_seconds=round(elapsed, 3),
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(summary, indent=2))
+        else:
+            self.stdout.write(self.format_summary(summary, seed_given=seed_given))
+
+    @staticmethod
+    def format_summary(summary: dict, *, seed_given: bool) -> str:
+        """The results as an aligned table for a person."""
+        seed = summary["seed"]
+        repeat = "" if seed_given else f" (random; --seed {seed} repeats this run)"
+        lines = [
+            f"Games played: {summary['games']} with {summary['players']} players"
+            f"{', blind' if summary['blind'] else ''}; seed {seed}{repeat}",
+            "Win rate: a shared victory is split between its winners. "
+            "± is the 95% confidence interval.",
+            "",
+            f"{'level':<8} {'seats':>6} {'win rate':>17} {'mean score':>15} "
+            f"{'decisions':>10} {'p50 ms':>8} {'p99 ms':>8}",
+        ]
+        for row in summary["levels"]:
+            p50 = row["decision_ms_p50"]
+            p99 = row["decision_ms_p99"]
+            lines.append(
+                f"{row['level']:<8} {row['seats']:>6} "
+                f"{100 * row['win_rate']:>8.1f}% ± {100 * row['win_rate_ci']:>4.1f}% "
+                f"{row['mean_score']:>7.2f} ± {row['mean_score_ci']:>4.2f} "
+                f"{row['decisions']:>10} "
+                f"{'-' if p50 is None else f'{p50:.2f}':>8} "
+                f"{'-' if p99 is None else f'{p99:.2f}':>8}"
+            )
+        if summary["pairs"]:
+            lines += ["", "Pairwise (games where both sat; per game, win share and score):"]
+        for pair in summary["pairs"]:
+            verdict = "beats" if pair["significant"] else "is not significantly better than"
+            lines.append(
+                f"  {pair['better']} {verdict} {pair['worse']}: "
+                f"win rate +{100 * pair['win_rate_difference']:.1f}% "
+                f"± {100 * pair['win_rate_difference_ci']:.1f}%, "
+                f"score {pair['score_difference']:+.2f} ± {pair['score_difference_ci']:.2f} "
+                f"(z = {pair['z']:.1f}, p = {pair['p_value']:.2g}, {pair['games']} games)"
+            )
+        lines.append(f"Elapsed: {summary['elapsed_seconds']:.1f} s")
+        return "\n".join(lines)
