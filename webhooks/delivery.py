@@ -47,9 +47,7 @@ def queue_event(game: Game, event: str, move: Move | None = None) -> list[Webhoo
     Called by the receivers of ``games.events`` inside the change's transaction: a
     rolled-back move posts nothing.
     """
-    webhooks = list(
-        Webhook.objects.filter(game=game, disabled_at__isnull=True).select_related("owner")
-    )
+    webhooks = _enabled_webhooks(game)
     if not webhooks:
         return []
     data = payloads.event_data(game, event, move)
@@ -59,6 +57,18 @@ def queue_event(game: Game, event: str, move: Move | None = None) -> list[Webhoo
     )
     _schedule([delivery.id for delivery in deliveries])
     return deliveries
+
+
+def _enabled_webhooks(game: Game) -> list[Webhook]:
+    # A move that ends the game sends two events with the same saved game: one query for
+    # both. Keyed by the version, so a later change to this instance reads again; nobody
+    # adds a webhook meanwhile, as do_add_webhook waits for the game row's lock.
+    cached = getattr(game, "_enabled_webhooks", None)
+    if cached is None or cached[0] != (game.version, game.status):
+        webhooks = Webhook.objects.filter(game=game, disabled_at__isnull=True)
+        cached = ((game.version, game.status), list(webhooks.select_related("owner")))
+        game._enabled_webhooks = cached
+    return cached[1]
 
 
 def _schedule(delivery_ids: list[int]) -> None:
