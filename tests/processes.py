@@ -13,7 +13,6 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
@@ -22,26 +21,10 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from piratz_site.celery import app
+from tests.servers import free_port, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 CELERY = str(ROOT / ".venv" / "bin" / "celery")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until(condition: Callable[[], object], timeout: float, what: str, every: float = 0.1):
-    """``condition()``'s first truthy result, polled; fails naming ``what`` after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = condition()
-        if result:
-            return result
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 class SmtpSink:

@@ -5,6 +5,7 @@ import logging
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
@@ -28,7 +29,11 @@ STATUS_OF_CODE = {
     "game_not_active": 409,
     "throttled": 429,
     "suspended": 403,
+    "unavailable": 503,
 }
+
+# Seconds a client is asked to wait (``Retry-After``) when the database cannot be reached.
+RETRY_AFTER_SECONDS = 5
 
 
 class ApiError(exceptions.APIException):
@@ -56,6 +61,27 @@ def too_large() -> ApiError:
         _("The request body is larger than the %(limit)d bytes this service accepts.")
         % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
     )
+
+
+def is_database_unavailable(exc: BaseException | None) -> bool:
+    """Whether ``exc`` says the database cannot be reached (down, restarting, connection
+    lost or refused) rather than that the request or our code is wrong.
+
+    Django raises these from any query when the server is gone; a transaction that met one
+    was rolled back (or never began), so the request changed nothing and may be repeated.
+    """
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
+def unavailable_detail() -> str:
+    return _("The service cannot reach its database just now; nothing was changed. Try again.")
+
+
+def unavailable() -> ApiError:
+    """503 ``unavailable`` with ``Retry-After``: the database cannot be reached."""
+    error = ApiError(503, "unavailable", unavailable_detail())
+    error.wait = RETRY_AFTER_SECONDS  # DRF's exception handler turns it into Retry-After
+    return error
 
 
 # DRF's own exceptions, mapped to the codes of CONTRACT.md (and a few more it leaves open).
@@ -100,6 +126,8 @@ def api_exception_handler(exc, context):
     elif isinstance(exc, RequestDataTooBig):
         # Raised by Django when the parser reads a body over DATA_UPLOAD_MAX_MEMORY_SIZE.
         exc = too_large()
+    elif is_database_unavailable(exc):
+        exc = unavailable()
 
     response = exception_handler(exc, context)
     if response is None:
@@ -130,6 +158,7 @@ _DJANGO_ERRORS = {
     405: ("method_not_allowed", "This address does not accept that method."),
     413: ("too_large", "The request body is larger than this service accepts."),
     500: ("server_error", "Something went wrong on our side; nothing was changed."),
+    503: ("unavailable", "The service cannot reach its database just now; nothing was changed."),
 }
 
 

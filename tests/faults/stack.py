@@ -1,0 +1,215 @@
+"""The production stack on 127.0.0.1 for the fault tests, and an HTTP client that plays on it.
+
+``Stack`` runs gunicorn, a Celery worker and beat, a ``redis-server`` of our own as the
+broker and an SMTP sink, all on the live PostgreSQL test database (the test's own
+connection sees what they write). Faults are injected by stopping and starting the parts.
+"""
+
+import contextlib
+import http.client
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from pathlib import Path
+
+from notifications.models import OutboundEmail
+from tests.processes import CeleryProcess, SmtpSink, service_env
+from tests.servers import HOST, ROOT, Gunicorn, RedisServer
+
+REQUEST_TIMEOUT = 30
+
+
+@dataclass
+class Answer:
+    status: int
+    body: dict | str
+    headers: dict
+    seconds: float
+    move: bool = False  # the answer to a move (not to a fetch)
+
+    @property
+    def code(self) -> str | None:
+        return self.body.get("code") if isinstance(self.body, dict) else None
+
+
+class Api:
+    """HTTP/1.1 to our gunicorn with one player's API key: one connection per call."""
+
+    def __init__(self, port: int, key: str | None = None):
+        self.port, self.key = port, key
+
+    def request(
+        self, method: str, path: str, body: dict | None = None, headers: dict | None = None
+    ) -> Answer:
+        headers = {"Accept": "application/json", "Host": HOST, **(headers or {})}
+        if self.key:
+            headers["Authorization"] = f"Token {self.key}"
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        start = time.monotonic()
+        connection = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+        try:
+            connection.request(method, path, body=payload, headers=headers)
+            response = connection.getresponse()
+            raw = response.read()
+            answer_headers = dict(response.getheaders())
+            status = response.status
+        finally:
+            connection.close()
+        content_type = answer_headers.get("Content-Type", "")
+        parsed = json.loads(raw) if content_type.startswith("application/json") else raw.decode()
+        return Answer(status, parsed, answer_headers, time.monotonic() - start)
+
+    def game(self, game_id) -> Answer:
+        return self.request("GET", f"/api/games/{game_id}/")
+
+    def move(self, game_id, version: int, action: dict) -> Answer:
+        answer = self.request(
+            "POST", f"/api/games/{game_id}/moves/", {"version": version, **action}
+        )
+        answer.move = True
+        return answer
+
+
+@dataclass
+class Table:
+    """Players' API clients by seat, for playing games over HTTP."""
+
+    apis: list[Api]
+    rng: random.Random = field(default_factory=lambda: random.Random(10))
+
+    def play_one(self, game_id) -> Answer | None:
+        """Fetch the game as its current player and play one random legal move.
+
+        The move's answer; a failed fetch's answer (``move`` false) when a fetch fails;
+        None when the game is over.
+        """
+        answer = self.apis[0].game(game_id)
+        if answer.status != 200:
+            return answer
+        if answer.body["status"] != "active":
+            return None
+        api = self.apis[answer.body["state"]["current_seat"]]
+        answer = api.game(game_id)
+        if answer.status != 200:
+            return answer
+        action = self.rng.choice(answer.body["state"]["legal_actions"])
+        return api.move(game_id, answer.body["version"], action)
+
+
+def slow_half_request(port: int) -> socket.socket:
+    """A client that opened a connection and sent the start of a request, no more (yet)."""
+    sock = socket.create_connection((HOST, port), timeout=5)
+    sock.sendall(b"GET /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    return sock
+
+
+def email_keys(emails) -> Counter:
+    """(recipient, subject) of each outbox row: what the sink must have received, once each."""
+    return Counter((email.to, email.subject) for email in emails)
+
+
+def sink_keys(sinks: list[SmtpSink]) -> Counter:
+    keys = Counter()
+    for sink in sinks:
+        for envelope in sink.messages:
+            subject = str(message_from_bytes(envelope.content, policy=policy.default)["subject"])
+            for recipient in envelope.rcpt_tos:
+                keys[(recipient, subject)] += 1
+    return keys
+
+
+class Stack:
+    """gunicorn + Celery worker and beat + our Redis + an SMTP sink on the live test database.
+
+    ``smtp_down``/``smtp_up`` and ``redis.stop``/``redis.start`` inject the faults; the sink
+    comes back on the same port (a new sink object: ``sinks`` keeps every one's messages).
+    """
+
+    def __init__(self, tmp: Path, *, gunicorn_threads: int = 8, **env_extra: str):
+        self.tmp = tmp
+        self.redis = RedisServer().start()
+        self.sinks = [SmtpSink().start()]
+        self.smtp_port = self.sinks[0].port
+        self.env = service_env(
+            broker_url=self.redis.url,
+            smtp_port=self.smtp_port,
+            DEBUG="false",
+            ALLOWED_HOSTS=HOST,
+            API_THROTTLE_USER="1000000/min",
+            API_THROTTLE_ANON="1000000/min",
+            PYTHONWARNINGS="ignore:No directory at",
+            **env_extra,
+        )
+        self.processes: list[CeleryProcess] = []
+        # The throttles' cache is a table in the database (no CACHE_URL: our Redis is the
+        # broker, and it goes down); the test database has no such table yet.
+        subprocess.run(
+            [sys.executable, "manage.py", "createcachetable"],
+            cwd=ROOT, env=self.env, check=True, capture_output=True, timeout=60,
+        )  # fmt: skip
+        self.web = Gunicorn(self.env, workers=2, threads=gunicorn_threads, worker_class="gthread")
+
+    def start(self, *, worker: bool = True, beat: bool = True) -> "Stack":
+        if worker:
+            self.start_worker("w1")
+        if beat:
+            self.processes.append(CeleryProcess.beat("b1", self.env, self.tmp).start())
+        self.web.start()
+        for process in self.processes:
+            process.wait_ready()
+        return self
+
+    def start_worker(self, name: str, concurrency: int = 2) -> CeleryProcess:
+        process = CeleryProcess.worker(name, self.env, self.tmp, concurrency=concurrency)
+        self.processes.append(process.start())
+        return process
+
+    def api(self, key: str | None = None) -> Api:
+        return Api(self.web.port, key)
+
+    @property
+    def sink(self) -> SmtpSink:
+        return self.sinks[-1]
+
+    def delivered(self) -> int:
+        return sum(sink.count() for sink in self.sinks)
+
+    def smtp_down(self) -> None:
+        self.sink.stop()
+
+    def smtp_up(self) -> None:
+        self.sinks.append(SmtpSink(self.smtp_port).start())
+
+    def stop(self) -> None:
+        self.web.stop()
+        for process in self.processes:
+            process.stop()
+        self.redis.stop()
+        for sink in self.sinks:
+            with contextlib.suppress(AssertionError, RuntimeError, AttributeError):
+                sink.stop()  # (one stopped by smtp_down already)
+
+    def email_counts(self, emails) -> dict[str, int]:
+        """Outbox rows ``emails`` against the mail the sinks received: expected, delivered
+        (of those), missing, duplicates (a row's mail received more than once) and others
+        (mail no row asked for)."""
+        expected, received = email_keys(emails), sink_keys(self.sinks)
+        return {
+            "expected": sum(expected.values()),
+            "delivered": sum(min(received[key], n) for key, n in expected.items()),
+            "missing": sum(max(n - received[key], 0) for key, n in expected.items()),
+            "duplicates": sum(max(received[key] - n, 0) for key, n in expected.items()),
+            "others": sum(n for key, n in received.items() if key not in expected),
+        }
+
+
+Status = OutboundEmail.Status

@@ -1,0 +1,58 @@
+"""Redis (the broker) stopped while games are played, then started again.
+
+Every move succeeds while the broker is gone (the email is an outbox row committed with
+the move; publishing its send task gives up quickly). Once Redis is back, empty as after a
+crash, the worker and beat reconnect and the outbox sweep delivers every queued email once.
+"""
+
+import time
+
+from django.utils import timezone
+
+from games.models import Game
+from notifications.models import OutboundEmail
+from tests.faults.stack import Status
+from tests.servers import wait_until
+
+GAMES = 4
+MOVES_PER_GAME = 6
+
+
+def test_moves_succeed_without_the_broker_and_its_emails_go_out_once_after(
+    stack, table_of, two_player_games
+):
+    game_ids = two_player_games(GAMES)
+    the_stack = stack()
+    table = table_of(the_stack)
+    since = timezone.now()
+
+    the_stack.redis.stop()
+    answers = [table.play_one(game_id) for _ in range(MOVES_PER_GAME) for game_id in game_ids]
+    answers = [answer for answer in answers if answer is not None]
+    emails = OutboundEmail.objects.filter(created_at__gte=since)
+    queued_while_down = emails.count()
+    time.sleep(2)  # a worker (it cannot get tasks) must not have sent anything meanwhile
+    delivered_while_down = the_stack.delivered()
+
+    the_stack.redis.start()
+    wait_until(
+        lambda: not emails.exclude(status=Status.SENT).exists(), 90, "every queued email sent"
+    )
+    wait_until(lambda: the_stack.delivered() >= emails.count(), 10, "the sink to get them")
+    time.sleep(3)  # three more sweeps: they must find nothing to send again
+    counts = the_stack.email_counts(emails)
+    moves_applied = sum(Game.objects.filter(id__in=game_ids).values_list("version", flat=True))
+    print(
+        f"\nredis down: moves {len(answers)} ok {sum(a.status == 200 for a in answers)}"
+        f" applied {moves_applied}, slowest {max(a.seconds for a in answers):.2f} s;"
+        f" emails queued while down {queued_while_down}, delivered while down"
+        f" {delivered_while_down}, after: {counts}"
+    )
+
+    assert [answer.status for answer in answers] == [200] * len(answers)
+    assert moves_applied == len(answers) == GAMES * MOVES_PER_GAME
+    assert max(answer.seconds for answer in answers) < 5  # no request waits on the broker
+    assert queued_while_down >= len(answers) // 2 and delivered_while_down == 0
+    assert counts["expected"] == queued_while_down
+    assert counts["delivered"] == counts["expected"]
+    assert counts["missing"] == counts["duplicates"] == counts["others"] == 0
