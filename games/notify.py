@@ -21,6 +21,7 @@ from games.describe import (
 from games.errors import GameError
 from games.models import EndReason, Game, GameStatus, Move, Seat
 from games.movelog import public_log
+from mailin.tokens import reply_address
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 
@@ -139,10 +140,15 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.YOUR_TURN):
         return None
+    # Replying to the email with a move plays it (mailin): the token names this version.
+    reply_to = reply_address(game.id, seat, seat_row.user_id, game.version)
     with translation.override(language_of(seat_row.user)):
         context = _game_context(game, seat_row, prefs)
         context["recap"] = recap(game, seat)
-        return _queue_game_email(game, seat_row.user, prefs, EmailKind.YOUR_TURN, context)
+        context["reply_by_email"] = reply_to is not None
+        return _queue_game_email(
+            game, seat_row.user, prefs, EmailKind.YOUR_TURN, context, reply_to=reply_to
+        )
 
 
 def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
@@ -372,16 +378,21 @@ def _unsubscribe_headers(unsubscribe: str) -> dict[str, str]:
     }
 
 
-def _queue_game_email(game: Game, user, prefs, kind: str, context: dict) -> OutboundEmail:
+def _queue_game_email(
+    game: Game, user, prefs, kind: str, context: dict, *, reply_to: str | None = None
+) -> OutboundEmail:
     unsubscribe, settings_link = _footer_links(user, kind)
     context = {**context, "unsubscribe_link": unsubscribe, "settings_link": settings_link}
     send_after = prefs.quiet_until(timezone.now()) if kind in QUIET_KINDS else None
+    headers = _unsubscribe_headers(unsubscribe)
+    if reply_to:
+        headers["Reply-To"] = reply_to
     return queue_email(
         user.email,
         kind,
         context,
         topic=f"game:{game.id}",
         send_after=send_after,
-        headers=_unsubscribe_headers(unsubscribe),
+        headers=headers,
         language=language_of(user),
     )

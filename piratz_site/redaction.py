@@ -39,6 +39,9 @@ _TOKEN_ROUTES = (
     r"games/[0-9A-Fa-f-]{36}/enter",  # the signed "open the game signed in" link
 )
 _TOKEN_ROUTE_RE = re.compile(r"(/(?:" + "|".join(_TOKEN_ROUTES) + r")/)([^/\s?#\"'<>]+)")
+# The reply token of a turn email's Reply-To (mailin.tokens): the +tag of an address, 56
+# characters of base32 (mailin.tokens.TOKEN_LENGTH), any case.
+_REPLY_TAG_RE = re.compile(r"(?<=\+)[A-Za-z2-7]{56}(?=@)")
 # API keys: accounts.models.ApiToken.KEY_PREFIX + secrets.token_urlsafe(32) (43 characters).
 _API_KEY_RE = re.compile(r"pz_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
 # Good enough to find addresses in free text; it need not validate them.
@@ -53,9 +56,11 @@ def redact_tokens(text: str) -> str:
     Replaced: Django ``signing`` tokens (any salt, timestamped or not, compressed or
     not), the token segment of our token-carrying URLs (``/accounts/login/<token>/``,
     ``/invitations/<token>/``, ``/unsubscribe/<token>/``,
-    ``/games/<uuid>/enter/<token>/``) and API keys. Idempotent.
+    ``/games/<uuid>/enter/<token>/``), the reply token in a reply address
+    (``play+<token>@…``) and API keys. Idempotent.
     """
     text = _TOKEN_ROUTE_RE.sub(lambda match: match.group(1) + REDACTED, text)
+    text = _REPLY_TAG_RE.sub(REDACTED, text)
     text = _RUN_RE.sub(_redact_signed_token, text)
     return _API_KEY_RE.sub(REDACTED, text)
 

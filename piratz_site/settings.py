@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "notifications",
     "moderation",  # audit log, suspensions, players' reports
     "webhooks",  # players' webhooks per game (README "Webhooks")
+    "anymail",  # inbound email parsing and the provider's signed inbound webhook
+    "mailin",  # playing by replying to the turn email (README "Playing by replying")
 ]
 
 MIDDLEWARE = [
@@ -298,6 +300,17 @@ WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", 6, min_value=1)
 WEBHOOK_DISABLE_AFTER_FAILURES = env.int("WEBHOOK_DISABLE_AFTER_FAILURES", 3, min_value=1)
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 10, min_value=1)
 WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
+# Playing by replying to the email (README "Playing by replying to the email"): turn
+# emails get a Reply-To of REPLY_ADDRESS with a signed token as its +tag, only when set.
+REPLY_DOMAIN = env.str("REPLY_DOMAIN", "")
+REPLY_ADDRESS = env.str("REPLY_ADDRESS", f"play@{REPLY_DOMAIN}" if REPLY_DOMAIN else "")
+if REPLY_ADDRESS and ("@" not in REPLY_ADDRESS or "+" in REPLY_ADDRESS.partition("@")[0]):
+    raise ImproperlyConfigured("REPLY_ADDRESS must be a plain address such as play@example.com.")
+REPLY_TOKEN_MAX_AGE_DAYS = env.int("REPLY_TOKEN_MAX_AGE_DAYS", 45, min_value=1)
+MAILIN_PER_ADDRESS_PER_HOUR = env.int("MAILIN_PER_ADDRESS_PER_HOUR", 60, min_value=1)
+# Mailgun's inbound route posts to /inbound/mailgun/; its signature is checked with this key
+# (empty: that URL answers 404).
+ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", "")}
 # Limits that keep the service from being used to spam strangers.
 GAMES_PER_USER_PER_DAY = env.int("GAMES_PER_USER_PER_DAY", 20, min_value=1)
 INVITATIONS_PER_USER_PER_DAY = env.int("INVITATIONS_PER_USER_PER_DAY", 50, min_value=1)

@@ -10,6 +10,7 @@ from django.urls import include, path
 from accounts.languages import set_language
 from accounts.settings_views import settings_page
 from accounts.views import unsubscribe
+from mailin.views import mailgun_inbound
 from moderation.api import file_report
 from notifications.dev_views import mailbox
 
@@ -27,6 +28,8 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     # A player's email and time settings and vacations (the footer of every email links here).
     path("settings/", settings_page, name="settings-page"),
+    # Mailgun's inbound route: replies to turn emails (README "Playing by replying").
+    path("inbound/mailgun/", mailgun_inbound, name="mailin-mailgun"),
     path("", include("games.urls")),
 ]
 

@@ -1,0 +1,143 @@
+"""The email that answers a reply: the move played and the new table, or why not and what now.
+
+Composed in the player's language from what their seat may see (the engine's view and the
+public log entry of their own move), queued in the caller's transaction. While it is still
+the player's move, the answer has a Reply-To for the game's current version, so the player
+can go on (or try again) by replying to it.
+"""
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.languages import language_of
+from accounts.preferences import settings_for
+from games import notify
+from games.describe import Names, describe_move, treasure_name
+from games.models import Game, GameStatus, Move, Seat
+from notifications.outbox import queue_email
+
+from .parser import MoveParseError
+from .tokens import reply_address
+
+TEMPLATE = "mail_answer"
+
+
+def parse_error_detail(error: MoveParseError) -> str:
+    """Why the command line names no move, as a sentence in the active language."""
+    details = {
+        "empty": _(
+            "We found no move in your reply: write it on the first line, above the quoted email."
+        ),
+        "unknown_command": _("“%(word)s” is not a move we know."),
+        "missing_treasure": _("Name the treasure type you pass with, as in “pass coins bury 12”."),
+        "unknown_treasure": _("“%(word)s” is not a treasure type."),
+        "missing_card": _("A card number is missing, as in “keep 3 bury 17”."),
+        "bad_card": _("“%(word)s” is not a card number."),
+        "unexpected_words": _("We did not understand “%(word)s” after the move."),
+    }
+    return details.get(error.code, details["unknown_command"]) % {"word": error.word}
+
+
+def refusal_detail(code: str, detail: str) -> str:
+    """A ``GameError`` as the answer to an email says it (a reply is not a page to reload)."""
+    if code == "stale_version":
+        return _(
+            "Your reply answers an older email: the game has moved on since, so nothing was "
+            "played. The table as it is now is below."
+        )
+    return detail
+
+
+def legal_hints(view: dict) -> list[str]:
+    """What the player may write now, one line per kind of move, from ``view``'s legal actions."""
+    legal = view["legal_actions"]
+    kinds = {action["action"] for action in legal}
+    hints = []
+    if "reveal" in kinds:
+        hints.append(_("“reveal”: turn up the top card of the draw pile"))
+    if "end_turn" in kinds:
+        hints.append(_("“end”: end your turn"))
+    passes = [a for a in legal if a["action"] == "pass"]
+    if passes:
+        names = ", ".join(treasure_name(t) for t in dict.fromkeys(a["treasure"] for a in passes))
+        buries = sorted({a["bury"] for a in passes if a["bury"] is not None})
+        if buries:
+            hints.append(
+                _(
+                    "“pass <treasure> bury <card>”: take that treasure's cards and bury one "
+                    "face-up card (treasures: %(names)s; cards: %(cards)s)"
+                )
+                % {"names": names, "cards": ", ".join(str(card) for card in buries)}
+            )
+        else:
+            hints.append(
+                _("“pass <treasure>”: take that treasure's cards (treasures: %(names)s)")
+                % {"names": names}
+            )
+    alarms = [a for a in legal if a["action"] == "resolve_alarm"]
+    if alarms:
+        for keep in sorted({a["keep"] for a in alarms}):
+            buries = sorted({a["bury"] for a in alarms if a["keep"] == keep and a["bury"]})
+            hints.append(
+                _("“keep %(keep)d bury <card>”: keep rat %(keep)d (cards to bury: %(cards)s)")
+                % {"keep": keep, "cards": ", ".join(str(card) for card in buries) or "-"}
+            )
+    return hints
+
+
+def queue_answer(
+    game: Game,
+    seat_row: Seat,
+    *,
+    command: str,
+    move: Move | None = None,
+    refusal: str = "",
+    in_reply_to: str = "",
+) -> None:
+    """Queue the answer to the player at ``seat_row``: ``move`` played, or ``refusal``.
+
+    ``game`` is as it is now (after the move). ``in_reply_to`` is the Message-ID of the
+    player's email, so mail clients thread the answer under it.
+    """
+    user = seat_row.user
+    language = language_of(user)
+    your_turn = game.status == GameStatus.ACTIVE and game.current_seat == seat_row.seat
+    reply_to = reply_address(game.id, seat_row.seat, user.id, game.version) if your_turn else None
+    with translation.override(language):
+        context = _context(game, seat_row, command=command, move=move, refusal=refusal)
+    context["can_reply"] = reply_to is not None
+    headers = {"Reply-To": reply_to} if reply_to else {}
+    if in_reply_to:
+        headers["In-Reply-To"] = headers["References"] = in_reply_to
+    queue_email(
+        user.email,
+        TEMPLATE,
+        context,
+        topic=f"game:{game.id}",
+        headers=headers,
+        language=language,
+    )
+
+
+def _context(game: Game, seat_row: Seat, *, command: str, move, refusal: str) -> dict:
+    # What every game email shows (players, link, deadline, the table as this seat sees it).
+    context = notify._game_context(game, seat_row, settings_for(seat_row.user))
+    context.update(
+        command=command,
+        played=move is not None,
+        move="",
+        refusal=refusal,
+        ended=game.status != GameStatus.ACTIVE,
+        legal=[],
+    )
+    if game.state is None:
+        return context
+    view = game.rules.view(game.load_state(), seat_row.seat)
+    names = Names(context["names"], seat_row.seat)
+    if move is not None:
+        rat_alert = move.action.get("action") == "reveal" and view.get("phase") == "alarm"
+        entry = move.public_entry(game.rules)
+        context["move"] = describe_move(entry, names, game.rules.card, rat_alert=rat_alert)
+    if context["your_turn"]:
+        context["legal"] = legal_hints(view)
+    return context

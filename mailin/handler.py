@@ -1,0 +1,194 @@
+"""One handler for every inbound email: check it, play the move it names, answer by email.
+
+Both ways mail arrives send anymail's ``inbound`` signal with an ``AnymailInboundMessage``:
+the provider's webhook (``mailin.views``, signature checked by anymail) and ``manage.py
+receive_email`` (a mail server's pipe). ``handle_message`` then, in this order:
+
+1. drops auto-replies (vacation responders, bounces, lists): answering them loops;
+2. drops a message with no valid reply token among its recipients;
+3. drops it past ``MAILIN_PER_ADDRESS_PER_HOUR`` messages from its sender;
+4. drops it when the sender is not the address of the token's player (a forged or
+   forwarded reply), or when it is a copy of a message already handled (same Message-ID);
+5. parses the first line the player wrote; plays it with ``do_play_move`` at the token's
+   version, so a reply to an old email is refused, never applied to a newer state;
+6. answers the player: the move played and the new table, or why not and what is legal.
+
+Dropped messages get no answer (no backscatter to forged senders) and one log line, with
+the sender masked and never the token. Unexpected errors propagate: the webhook answers
+500 and the provider retries; the pipe command exits with EX_TEMPFAIL and the mail server
+retries.
+"""
+
+import hashlib
+import logging
+import re
+from enum import StrEnum
+
+from anymail.inbound import AnymailInboundMessage
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.languages import language_of
+from accounts.models import normalize_email
+from accounts.throttling import add_to_counter
+from games.actions import do_play_move
+from games.errors import GameError
+from games.models import Move, Seat
+from piratz_site.redaction import mask_email
+
+from .answers import parse_error_detail, queue_answer, refusal_detail
+from .parser import MoveParseError, command_line, parse_move, text_of_html
+from .tokens import read_reply_addresses
+
+logger = logging.getLogger(__name__)
+
+DUPLICATE_DAYS = 7
+_AUTO_SUBJECT_RE = re.compile(
+    r"^\s*(auto:|automatic reply|auto-?reply|autoresponse|out of (the )?office|vacation|"
+    r"abwesenheit|automatische antwort|urlaub|undeliver|delivery status notification|"
+    r"mail delivery failed|returned mail)",
+    re.IGNORECASE,
+)
+_ROBOT_SENDER_RE = re.compile(r"^(mailer-daemon|postmaster|no-?reply)@", re.IGNORECASE)
+
+
+class Outcome(StrEnum):
+    """What ``handle_message`` did with one email."""
+
+    PLAYED = "played"
+    REFUSED = "refused"  # answered: why not, and what is legal now
+    AUTO_REPLY = "auto_reply"
+    NO_TOKEN = "no_token"
+    RATE_LIMITED = "rate_limited"
+    WRONG_SENDER = "wrong_sender"
+    DUPLICATE = "duplicate"
+
+
+def on_inbound(sender, event, esp_name, **kwargs) -> None:
+    """Receiver of ``anymail.signals.inbound``: the provider's webhook and the pipe."""
+    handle_message(event.message)
+
+
+def handle_message(message: AnymailInboundMessage) -> Outcome:
+    """Handle one inbound email (see the module docstring); what was done.
+
+    Its recipients are its ``To``, ``Cc``, ``Delivered-To``, ``X-Original-To`` and
+    ``Envelope-To`` headers and the ``envelope_recipient`` the provider or pipe gave.
+    """
+    sender = message.from_email.addr_spec if message.from_email else ""
+    masked = mask_email(sender) if "@" in sender else "(no sender)"
+    if not sender or is_auto_reply(message):
+        return _dropped(Outcome.AUTO_REPLY, masked)
+    token = read_reply_addresses(_recipients(message))
+    if token is None:
+        return _dropped(Outcome.NO_TOKEN, masked)
+    if not _within_rate(sender):
+        return _dropped(Outcome.RATE_LIMITED, masked, level=logging.WARNING)
+    seat = (
+        Seat.objects.select_related("user", "game")
+        .filter(game_id=token.game_id, seat=token.seat, user_id=token.user_id)
+        .first()
+    )
+    if seat is None or not seat.user.is_active:
+        return _dropped(Outcome.NO_TOKEN, masked)
+    if normalize_email(sender) != normalize_email(seat.user.email):
+        return _dropped(Outcome.WRONG_SENDER, masked, level=logging.WARNING)
+    duplicate_key = _duplicate_key(message)
+    if duplicate_key and not cache.add(duplicate_key, 1, timeout=DUPLICATE_DAYS * 86400):
+        return _dropped(Outcome.DUPLICATE, masked)
+    try:
+        outcome = _play(message, seat, token.version)
+    except BaseException:
+        if duplicate_key:  # not handled after all: the retry must not be taken for a copy
+            cache.delete(duplicate_key)
+        raise
+    logger.info("Inbound email from %s: %s, game %s", masked, outcome, seat.game_id)
+    return outcome
+
+
+def _play(message: AnymailInboundMessage, seat: Seat, version: int) -> Outcome:
+    user = seat.user
+    body = message.text if message.text is not None else text_of_html(message.html or "")
+    command = command_line(body)
+    in_reply_to = (message.get("Message-ID") or "").strip()[:998]
+    with translation.override(language_of(user)):
+        refusal = ""
+        if user.is_suspended():
+            refusal = _("A moderator has suspended your account, so no move can be played for now.")
+        else:
+            try:
+                action = parse_move(command)
+            except MoveParseError as error:
+                refusal = parse_error_detail(error)
+        if not refusal and seat.game.version != version:
+            # Also when the line repeats the move played from that version: do_play_move
+            # would take it for a client's retry and answer with the game; a person who
+            # replies to an old email gets told it is old.
+            refusal = refusal_detail("stale_version", "")
+        if not refusal:
+            try:
+                with transaction.atomic():
+                    game = do_play_move(seat.game_id, user, version, action)
+                    move = Move.objects.get(game=game, number=version + 1)
+                    queue_answer(game, seat, command=command, move=move, in_reply_to=in_reply_to)
+                return Outcome.PLAYED
+            except GameError as error:
+                refusal = refusal_detail(error.code, error.detail)
+        seat.game.refresh_from_db()
+        queue_answer(seat.game, seat, command=command, refusal=refusal, in_reply_to=in_reply_to)
+    return Outcome.REFUSED
+
+
+def is_auto_reply(message: AnymailInboundMessage) -> bool:
+    """Whether a robot sent ``message``: an auto-reply, a bounce or a mailing list's copy.
+
+    RFC 3834 ``Auto-Submitted`` (anything but ``no``), the de-facto ``X-Autoreply``,
+    ``X-Autorespond`` and ``Precedence: bulk/junk/list/auto_reply``, list headers, a
+    delivery report, the null or a daemon's sender, and vacation-style subjects.
+    """
+    auto_submitted = (message.get("Auto-Submitted") or "").strip().lower()
+    if auto_submitted and auto_submitted != "no":
+        return True
+    if any(message.get(name) is not None for name in ("X-Autoreply", "X-Autorespond", "List-Id")):
+        return True
+    precedence = (message.get("Precedence") or "").strip().lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return True
+    if message.get_content_type() == "multipart/report":
+        return True
+    if (message.get("Return-Path") or "").strip() == "<>":
+        return True
+    sender = message.from_email.addr_spec if message.from_email else ""
+    return bool(_ROBOT_SENDER_RE.match(sender) or _AUTO_SUBJECT_RE.match(message.subject or ""))
+
+
+def _recipients(message: AnymailInboundMessage) -> list[str]:
+    headers = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+    values = [str(value) for name in headers for value in message.get_all(name, [])]
+    envelope = getattr(message, "envelope_recipient", None)
+    return [envelope, *values] if envelope else values
+
+
+def _within_rate(sender: str) -> bool:
+    """Count one message from ``sender``; whether it is within this hour's allowance."""
+    digest = hashlib.sha256(normalize_email(sender).encode()).hexdigest()[:32]
+    hour = int(timezone.now().timestamp() // 3600)
+    taken = add_to_counter(f"mailin:rate:{digest}:{hour}", 1, timeout=2 * 3600)
+    return taken <= settings.MAILIN_PER_ADDRESS_PER_HOUR
+
+
+def _duplicate_key(message: AnymailInboundMessage) -> str | None:
+    # A provider retrying its webhook, or a mail server delivering twice, sends the same
+    # Message-ID: answered once. (do_play_move would not play it twice anyway.)
+    message_id = (message.get("Message-ID") or "").strip()
+    if not message_id:
+        return None
+    return "mailin:seen:" + hashlib.sha256(message_id.encode()).hexdigest()[:32]
+
+
+def _dropped(outcome: Outcome, masked_sender: str, *, level: int = logging.INFO) -> Outcome:
+    logger.log(level, "Inbound email from %s dropped: %s", masked_sender, outcome)
+    return outcome

@@ -1,0 +1,148 @@
+"""A move written in an email: the command line of a reply, and the action dict it names.
+
+Pure functions, no Django: ``command_line(text)`` finds the first line the player wrote
+above the quoted email; ``parse_move(line)`` turns it into a Piratz action dict
+(CONTRACT.md §1) or raises ``MoveParseError``. English and German, any case, with or
+without diacritics (``Münzen``, ``Muenzen``, ``Munzen``); card numbers as ``12`` or
+``#12``::
+
+    reveal | aufdecken                          {"action": "reveal"}
+    end | end turn | ende | zug beenden         {"action": "end_turn"}
+    pass coins bury 12 | aussteigen Münzen verbuddeln 12
+                                                {"action": "pass", "treasure": "coins", "bury": 12}
+    pass coins | aussteigen Münzen              ... "bury": None (when nothing can be buried)
+    keep 3 bury 17 | behalten 3 verbuddeln 17   {"action": "resolve_alarm", "keep": 3, "bury": 17}
+
+Whether the move is legal now is the engine's question, not the parser's.
+"""
+
+import html
+import re
+import unicodedata
+
+# Every word in its normalised form (``_normalise``): lower case, umlauts as ae/oe/ue/ss.
+_REVEAL = {"reveal", "aufdecken", "decke", "aufdecke"}
+_END = {"end", "ende", "beenden", "fertig"}
+_END_SECOND = {"turn", "zug"}  # "end turn", "zug beenden"
+_PASS = {"pass", "aussteigen", "passen", "steige", "passe"}
+_PASS_FILLER = {"aus"}  # "steige aus Münzen"
+_KEEP = {"keep", "behalten", "behalte"}
+_BURY = {"bury", "verbuddeln", "verbuddle", "vergraben", "vergrabe"}
+_TREASURES = {
+    "rings": {"rings", "ring", "ringe"},
+    "coins": {"coins", "coin", "muenzen", "muenze", "munzen", "munze"},
+    "pearls": {"pearls", "pearl", "perlen", "perle"},
+    "gems": {"gems", "gem", "edelsteine", "edelstein"},
+    "goblets": {"goblets", "goblet", "kelche", "kelch"},
+    "shells": {"shells", "shell", "muscheln", "muschel"},
+}
+_TREASURE_OF = {word: treasure for treasure, words in _TREASURES.items() for word in words}
+_CARD_RE = re.compile(r"#?(\d{1,3})")
+
+# Where the quoted email or a signature begins: nothing the player wrote comes after.
+_QUOTE_HEADERS = re.compile(
+    r"^(on\b.*\bwrote:?|am\b.*\bschrieb\b.*|.*<[^>]+@[^>]+>\s*(wrote|schrieb).*"
+    r"|-+\s*(original message|urspr(ü|ue)ngliche nachricht)\s*-+"
+    r"|(from|von):\s.*|_{5,})$",
+    re.IGNORECASE,
+)
+MAX_LINE = 200
+
+
+class MoveParseError(ValueError):
+    """The line names no move. ``code`` says why; ``word`` is the word at fault, if any.
+
+    Codes: ``empty`` (nothing written above the quote), ``unknown_command``,
+    ``missing_treasure``, ``unknown_treasure``, ``missing_card``, ``bad_card``,
+    ``unexpected_words``.
+    """
+
+    def __init__(self, code: str, word: str = ""):
+        super().__init__(f"{code}: {word}" if word else code)
+        self.code = code
+        self.word = word
+
+
+def text_of_html(markup: str) -> str:
+    """The text a reader sees in an HTML-only email, quoted parts (``blockquote``) left out."""
+    markup = re.sub(r"(?is)<(script|style|head|blockquote)\b.*?</\1\s*>", "\n", markup)
+    markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|h\d)\s*>", "\n", markup)
+    return html.unescape(re.sub(r"(?s)<[^>]*>", "", markup))
+
+
+def command_line(text: str) -> str:
+    """The first line the player wrote: not blank, not quoted, above any quote or signature.
+
+    Empty when the first written line already begins the quote (``> …``, ``On … wrote:``,
+    ``Am … schrieb …:``, an Outlook header block) or a signature (``-- ``).
+    """
+    for raw in text.splitlines():
+        line = raw.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        if line.startswith((">", "|")) or line in ("--", "-- ") or _QUOTE_HEADERS.match(line):
+            return ""
+        return line[:MAX_LINE]
+    return ""
+
+
+def parse_move(line: str) -> dict:
+    """The action dict ``line`` names; raises ``MoveParseError`` when it names none."""
+    words = [_normalise(word).strip(".!?") for word in re.split(r"[\s,;:]+", line)]
+    words = [word for word in words if word]
+    if not words:
+        raise MoveParseError("empty")
+    verb, rest = words[0], words[1:]
+    if verb in _REVEAL:
+        action = {"action": "reveal"}
+    elif verb in _END:
+        rest = rest[1:] if rest[:1] and rest[0] in _END_SECOND else rest
+        action = {"action": "end_turn"}
+    elif verb in _END_SECOND and rest[:1] and rest[0] in _END:  # "Zug beenden"
+        rest = rest[1:]
+        action = {"action": "end_turn"}
+    elif verb in _PASS:
+        rest = rest[1:] if rest[:1] and rest[0] in _PASS_FILLER else rest
+        if not rest:
+            raise MoveParseError("missing_treasure")
+        if rest[0] not in _TREASURE_OF:
+            raise MoveParseError("unknown_treasure", rest[0])
+        treasure = _TREASURE_OF[rest[0]]
+        bury, rest = _bury(rest[1:])
+        action = {"action": "pass", "treasure": treasure, "bury": bury}
+    elif verb in _KEEP:
+        if not rest:
+            raise MoveParseError("missing_card")
+        keep = _card(rest[0])
+        bury, rest = _bury(rest[1:])
+        action = {"action": "resolve_alarm", "keep": keep, "bury": bury}
+    else:
+        raise MoveParseError("unknown_command", words[0])
+    if rest:
+        raise MoveParseError("unexpected_words", rest[0])
+    return action
+
+
+def _bury(words: list[str]) -> tuple[int | None, list[str]]:
+    """``bury N`` at the start of ``words``: (N, what follows); (None, words) without it."""
+    if not words or words[0] not in _BURY:
+        return None, words
+    if len(words) < 2:
+        raise MoveParseError("missing_card")
+    return _card(words[1]), words[2:]
+
+
+def _card(word: str) -> int:
+    match = _CARD_RE.fullmatch(word)
+    if match is None:
+        raise MoveParseError("bad_card", word)
+    return int(match.group(1))
+
+
+def _normalise(word: str) -> str:
+    """Lower case, umlauts spelt out (``ü`` as ``ue``), other diacritics dropped."""
+    word = word.lower()
+    for umlaut, spelt in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        word = word.replace(umlaut, spelt)
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(char for char in decomposed if not unicodedata.combining(char))

@@ -1,0 +1,99 @@
+"""A whole game played only by replying to the emails: the pipe and the provider's webhook."""
+
+import random
+
+import pytest
+
+from games.models import Game, GameStatus, Move
+from games.rules import piratz
+from notifications.models import OutboundEmail
+from tests.factories import start_game
+
+from .conftest import build_reply, latest_reply_to, mailgun_post, pipe
+
+pytestmark = pytest.mark.django_db
+
+GERMAN_TREASURES = {
+    "rings": "Ringe",
+    "coins": "Münzen",
+    "pearls": "Perlen",
+    "gems": "Edelsteine",
+    "goblets": "Kelche",
+    "shells": "Muscheln",
+}
+
+
+def command_for(action: dict, german: bool) -> str:
+    """How a player writes ``action`` on the first line of a reply."""
+    kind = action["action"]
+    if kind == "reveal":
+        return "Aufdecken" if german else "reveal"
+    if kind == "end_turn":
+        return "ende" if german else "End"
+    bury = action["bury"]
+    if kind == "pass":
+        treasure = GERMAN_TREASURES[action["treasure"]] if german else action["treasure"]
+        text = f"aussteigen {treasure}" if german else f"pass {treasure}"
+    else:
+        text = f"behalten {action['keep']}" if german else f"keep #{action['keep']}"
+    if bury is not None:
+        text += f" verbuddeln {bury}" if german else f" bury {bury}"
+    return text
+
+
+def test_a_whole_game_is_played_by_replying_to_the_emails(anna, bert, client, settings):
+    settings.MAILIN_PER_ADDRESS_PER_HOUR = 1000  # a whole game within the test's hour
+    game = start_game([anna, bert])
+    people = {0: anna, 1: bert}
+    rng = random.Random(11)
+    moves = 0
+    while True:
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        player = people[game.current_seat]
+        view = piratz.view(piratz.load(game.state), game.current_seat)
+        # Reveal more often than not, so that the game reaches its end by the draw pile.
+        legal = view["legal_actions"]
+        reveals = [a for a in legal if a["action"] == "reveal"]
+        action = reveals[0] if reveals and rng.random() < 0.6 else rng.choice(legal)
+        # The newest email to the player to move (a turn email or the answer to their last
+        # reply) carries the Reply-To for this very version.
+        raw = build_reply(
+            player.email,
+            latest_reply_to(player),
+            f"{command_for(action, german=moves % 2 == 1)}\n\nOn Monday, Piratz wrote:\n> old",
+        )
+        if moves % 5 == 4:
+            assert mailgun_post(client, raw).status_code == 200
+        else:
+            pipe(raw)
+        moves += 1
+        last = Move.objects.filter(game=game).order_by("-number").first()
+        assert (last.number, last.seat, last.action) == (game.version + 1, view["seat"], action)
+        assert moves < 400
+    assert game.status == GameStatus.FINISHED and game.result is not None
+    assert Move.objects.filter(game=game).count() == moves == game.version
+    # Every applied move was answered with the move played.
+    answers = OutboundEmail.objects.filter(template="mail_answer")
+    assert answers.count() == moves
+    assert all("Move played" in email.subject for email in answers)
+
+
+def test_the_webhook_refuses_a_wrong_signature_and_plays_nothing(anna, bert, client):
+    game = start_game([anna, bert])
+    raw = build_reply(anna.email, latest_reply_to(anna), "reveal")
+    response = mailgun_post(client, raw, key="not-the-signing-key")
+    assert response.status_code == 400
+    assert Game.objects.get(id=game.id).version == 0
+    assert not OutboundEmail.objects.filter(template="mail_answer").exists()
+    assert mailgun_post(client, raw).status_code == 200
+    assert Game.objects.get(id=game.id).version == 1
+
+
+def test_the_webhook_is_not_there_without_a_signing_key(anna, bert, client, settings):
+    game = start_game([anna, bert])
+    raw = build_reply(anna.email, latest_reply_to(anna), "reveal")
+    settings.ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": ""}
+    assert mailgun_post(client, raw).status_code == 404
+    assert Game.objects.get(id=game.id).version == 0
