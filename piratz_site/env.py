@@ -139,7 +139,12 @@ class Env:
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
             "CONN_MAX_AGE": self.int("DATABASE_CONN_MAX_AGE", 60, min_value=0),
-            "CONN_HEALTH_CHECKS": True,
+            # Off by default: on, Django sends a `SELECT 1` before each request's first
+            # query, one more round trip on every API call. Off, a connection that broke
+            # while idle (a PostgreSQL restart) fails the one request that finds it, with
+            # nothing written (its transaction never began), and is then replaced; a move
+            # may simply be sent again (a repeated move is answered, not replayed).
+            "CONN_HEALTH_CHECKS": self.bool("DATABASE_CONN_HEALTH_CHECKS", False),
             "OPTIONS": options,
         }
 

@@ -89,6 +89,14 @@ def test_database_urls_are_read(tmp_path):
     assert relative["NAME"] == str(tmp_path / "var" / "x.sqlite3")
 
 
+def test_connection_health_checks_are_off_unless_asked_for(tmp_path):
+    # Off: no `SELECT 1` round trip before each request's first query (BENCHMARKS.md, API).
+    url = {"DATABASE_URL": "postgres://u@db/piratz"}
+    assert Env(url).database("DATABASE_URL", "", base_dir=tmp_path)["CONN_HEALTH_CHECKS"] is False
+    on = Env({**url, "DATABASE_CONN_HEALTH_CHECKS": "true"})
+    assert on.database("DATABASE_URL", "", base_dir=tmp_path)["CONN_HEALTH_CHECKS"] is True
+
+
 def test_a_required_variable_that_is_missing_or_empty_is_named():
     for environ in ({}, {"SECRET_KEY": "  "}):
         with pytest.raises(ImproperlyConfigured, match="variable SECRET_KEY is required"):
