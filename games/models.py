@@ -50,6 +50,11 @@ class Game(models.Model):
     blind = models.BooleanField(default=False)
 
     state = models.JSONField(null=True, blank=True, editable=False)
+    # A checkable shuffle (games.fairness): the server seed is SECRET like ``state`` until
+    # the game has ended, then published; its commitment is public from creation. Both
+    # are empty for games created before shuffles were checkable.
+    server_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
+    seed_commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
     version = models.PositiveIntegerField(default=0)
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     round = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -151,6 +156,9 @@ class Seat(models.Model):
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
     declined_at = models.DateTimeField(null=True, blank=True)
+    # The player's contribution to the shuffle key (games.fairness), public once given:
+    # "" when they gave none. Set once, when the seat accepts.
+    client_seed = models.CharField(max_length=64, blank=True, default="")
     # The player's standing order for timeouts: treasure types, first choice first, that
     # the automatic move names instead of the rules' own choice (do_play_timeout).
     standing_order = models.JSONField(default=list, blank=True)

@@ -45,7 +45,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         decision = request.POST.get("decision")
         try:
             if decision == "accept":
-                game = actions.do_accept_invitation(game.id, seat.user)
+                # The page's client seed field (static/js/client_seed.js fills it).
+                seed = request.POST.get("client_seed", "").strip() or None
+                game = actions.do_accept_invitation(game.id, seat.user, client_seed=seed)
             elif decision == "decline":
                 game = actions.do_decline_invitation(game.id, seat.user)
             else:

@@ -18,6 +18,7 @@ from accounts.models import User, normalize_email
 from games import deadlines, events, notify
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
 from games.errors import GameError, status_word
+from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.models import EndReason, Game, GameStatus, Seat
 from games.rules import available_games
 
@@ -89,11 +90,14 @@ def do_create_game(
     game: str = "piratz",
     turn_hours: int = 72,
     blind: bool = False,
+    client_seed: str | None = None,
 ) -> Game:
     """Create a game for ``emails`` (seat order, the host among them) and invite the others.
 
     The host's seat counts as accepted. Invitees get an email with a link to accept or
     decline; unknown addresses get an account (without a password) so they can play.
+    ``client_seed`` is the host's optional contribution to the shuffle key (a checkable
+    shuffle: ``games.fairness``); the game's server seed is drawn and committed to here.
     Raises ``GameError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
     host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
     """
@@ -117,6 +121,8 @@ def do_create_game(
     if host.email not in emails:
         raise GameError("invalid", _("Your own address must be among the players."))
 
+    client_seed = clean_client_seed(game, client_seed)
+    server_seed, commitment = new_server_seed(game)
     now = timezone.now()
     invitees = [email for email in emails if email != host.email]
     with transaction.atomic():
@@ -128,6 +134,8 @@ def do_create_game(
             host=host,
             turn_hours=turn_hours,
             blind=blind,
+            server_seed=server_seed,
+            seed_commitment=commitment,
             invitation_expires_at=now + timedelta(days=settings.INVITATION_DAYS),
         )
         for number, email in enumerate(emails):
@@ -137,6 +145,7 @@ def do_create_game(
                 seat=number,
                 user=user,
                 accepted_at=now if user == host else None,
+                client_seed=client_seed if user == host else "",
             )
         for seat in record.seats.select_related("user"):
             if seat.user_id != host.id:
@@ -164,8 +173,11 @@ def read_invitation_token(token: str) -> tuple[Game, Seat]:
     return seat.game, seat
 
 
-def do_accept_invitation(game_id, user: User) -> Game:
+def do_accept_invitation(game_id, user: User, client_seed: str | None = None) -> Game:
     """``user`` accepts their seat; when every seat has accepted the game starts.
+
+    ``client_seed`` is the player's optional contribution to the shuffle key
+    (``games.fairness``); only the first acceptance's counts.
 
     Accepting twice is harmless. Raises ``GameError`` (``not_found``,
     ``game_not_active`` for a cancelled or ended game, ``suspended`` for a suspended player).
@@ -191,7 +203,8 @@ def do_accept_invitation(game_id, user: User) -> Game:
             )
         if seat.accepted_at is None:
             seat.accepted_at = now
-            seat.save(update_fields=["accepted_at"])
+            seat.client_seed = clean_client_seed(game.game, client_seed)
+            seat.save(update_fields=["accepted_at", "client_seed"])
         if not Seat.objects.filter(game=game, accepted_at=None).exists():
             _start(game, now)
     return game
@@ -220,7 +233,13 @@ def _start(game: Game, now: datetime) -> None:
     """Deal the game (cryptographic shuffle, random cubes) and give seat 0 the first turn."""
     rules = game.rules
     players = Seat.objects.filter(game=game).count()
-    state = rules.new_game(players, seed=None, blind=game.blind)
+    # A checkable shuffle: dealt with the key from the committed server seed and every
+    # seat's client seed, none of which anyone could choose knowing all the others.
+    key = shuffle_key(game, Seat.objects.filter(game=game))
+    if key is None:  # created before shuffles were checkable: a secret random deal
+        state = rules.new_game(players, seed=None, blind=game.blind)
+    else:
+        state = rules.new_game(players, blind=game.blind, key=key)
     game.state = rules.dump(state)
     game.status = GameStatus.ACTIVE
     game.version = 0

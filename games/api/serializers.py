@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from accounts.models import User
-from games import actions, queries
+from games import actions, fairness, queries
 from games.models import Game
 from games.rules import available_games, piratz
 from games.rules.piratz.deck import CARD_COUNT
@@ -48,6 +48,18 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class ClientSeedField(serializers.RegexField):
+    """A client seed (games.fairness): a JSON string of 1-64 characters A-Z a-z 0-9 - _."""
+
+    def __init__(self, **kwargs):
+        super().__init__(r"^[A-Za-z0-9_-]{1,64}$", max_length=64, required=False, **kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):  # no numbers turned into strings
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class GameCreateSerializer(StrictSerializer):
     """A new game: which game, the players in seat order, the turn length, blind mode."""
 
@@ -62,6 +74,20 @@ class GameCreateSerializer(StrictSerializer):
         min_value=actions.MIN_TURN_HOURS, max_value=actions.MAX_TURN_HOURS, default=72
     )
     blind = StrictBooleanField(default=False)
+    client_seed = ClientSeedField(
+        help_text="Your optional contribution to the shuffle key (1-64 characters: A-Z, a-z, "
+        "0-9, - and _); see the verification endpoint.",
+    )
+
+
+class AcceptRequestSerializer(StrictSerializer):
+    """Accepting a seat: optionally with the player's client seed (an empty body is fine)."""
+
+    client_seed = ClientSeedField(
+        help_text="Your optional contribution to the shuffle key (1-64 characters: A-Z, a-z, "
+        "0-9, - and _), public once given. The game is dealt with a key derived from the "
+        "server's committed seed and every player's client seed.",
+    )
 
 
 # CONTRACT.md section 1: each Piratz action's fields besides "action", exactly these.
@@ -193,6 +219,13 @@ class SeatSerializer(PlannedRepresentation, serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField(source="user.public_name")
     accepted = serializers.BooleanField()
+    client_seed = serializers.SerializerMethodField(
+        help_text="The player's contribution to the shuffle key, or null if they gave none."
+    )
+
+    def get_client_seed(self, seat) -> str | None:
+        return fairness.public_client_seed(seat)
+
     on_vacation_until = serializers.SerializerMethodField(
         help_text="The end of the player's vacation running now (their clock is paused "
         "until then), or null."
@@ -234,7 +267,24 @@ class GameSerializer(PlannedRepresentation, serializers.ModelSerializer):
             "created_at",
             "updated_at",
             "end_reason",
+            "shuffle_commitment",
+            "server_seed",
         ]
+
+    shuffle_commitment = serializers.SerializerMethodField(
+        help_text="SHA-256 commitment to the server seed, published when the game was "
+        "created (null for games older than checkable shuffles).",
+    )
+    server_seed = serializers.SerializerMethodField(
+        help_text="The server seed, null until the game has ended (finished, aborted, "
+        "cancelled); see GET /api/games/{id}/verification/."
+    )
+
+    def get_shuffle_commitment(self, game: Game) -> str | None:
+        return game.seed_commitment or None
+
+    def get_server_seed(self, game: Game) -> str | None:
+        return fairness.public_server_seed(game)
 
     def get_you(self, game: Game) -> int | None:
         return queries.seat_of(game, self.context["viewer"])

@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import standing_order, views
+from games.api.verification import verification
 
 urlpatterns = [
     path("games/", views.GameListCreateView.as_view(), name="api-games"),
@@ -16,6 +17,7 @@ urlpatterns = [
         standing_order.standing_order,
         name="api-game-standing-order",
     ),
+    path("games/<uuid:game_id>/verification/", verification, name="api-game-verification"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from games import actions, queries
 from games.api.errors import ApiError, refused
 from games.api.serializers import (
+    AcceptRequestSerializer,
     ErrorSerializer,
     GameCreateSerializer,
     GameSerializer,
@@ -63,6 +64,7 @@ class GameListCreateView(ListAPIView):
                 game=data["game"],
                 turn_hours=data["turn_hours"],
                 blind=data["blind"],
+                client_seed=data.get("client_seed"),
             )
         except actions.GameError as error:
             raise refused(error) from None
@@ -98,9 +100,22 @@ def _invitation_answer(service_call):
     return view
 
 
-accept_invitation = extend_schema(summary="Accept your seat; the game starts when all have")(
-    _invitation_answer(actions.do_accept_invitation)
+@extend_schema(
+    summary="Accept your seat, optionally with your client seed; the game starts when all have",
+    request=AcceptRequestSerializer,
+    responses={200: GameSerializer, 409: _GAME_NOT_ACTIVE},
 )
+@api_view(["POST"])
+def accept_invitation(request, game_id):
+    # No body, or {"client_seed": ...}: the seed is the player's share of the shuffle key.
+    seed = _validated(AcceptRequestSerializer, request).validated_data.get("client_seed")
+    try:
+        game = actions.do_accept_invitation(game_id, request.user, client_seed=seed)
+    except actions.GameError as error:
+        raise refused(error) from None
+    return _game_response(request, game)
+
+
 decline_invitation = extend_schema(summary="Decline your seat; the game is cancelled")(
     _invitation_answer(actions.do_decline_invitation)
 )

@@ -1,0 +1,38 @@
+"""The verification page of a game: its shuffle's commitment, seeds and checks (games.fairness)."""
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from games import actions, fairness, queries
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def verification_page(request: HttpRequest, game_id) -> HttpResponse:
+    """What ``GET /api/games/{id}/verification/`` answers, for people: the same access
+    (players and staff; 404 for outsiders) and the same data, with the JSON to download."""
+    try:
+        game = queries.get_visible_game(request.user, game_id)
+    except actions.GameError:
+        raise Http404("No such game, or you are not a player of it.") from None
+    data = fairness.verification(game)
+    # Seat.public_name also names bot seats; a seat's user names the others.
+    names = {
+        seat.seat: getattr(seat, "public_name", None) or seat.user.public_name
+        for seat in game.seats.all()
+    }
+    context = {
+        "game": game,
+        "data": data,
+        "client_seeds": [
+            {"seat": entry["seat"], "name": names.get(entry["seat"]), "seed": entry["client_seed"]}
+            for entry in data["client_seeds"]
+        ],
+        "reshuffles": sum(1 for s in data["shuffles"] or () if s["label"] == "reshuffle"),
+        "as_json": json.dumps(data, indent=1),
+    }
+    return render(request, "games/verification.html", context)
