@@ -355,7 +355,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Fields named "kind" in several components: each choice set gets its own enum name.
-    "ENUM_NAME_OVERRIDES": {"WebhookKindEnum": "webhooks.models.WebhookKind"},
+    # One name for the treasure types, whichever field lists them (moves, standing orders).
+    "ENUM_NAME_OVERRIDES": {
+        "WebhookKindEnum": "webhooks.models.WebhookKind",
+        "TreasureEnum": "games.rules.piratz.TREASURES",
+    },
+    # games.api.schema.add_links: OpenAPI links between operations (README "Conformance").
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.add_links",
+    ],
 }
 
 # Throttle counters live here, so every process must see the same cache: Redis when

@@ -51,3 +51,79 @@ class ApiAutoSchema(AutoSchema):
         if direction == "request" and getattr(serializer, "rejects_unknown_fields", False):
             schema["additionalProperties"] = False
         return schema
+
+
+# --- OpenAPI links: which answer feeds which request ------------------------------------------
+
+_GAME_ID = {"game_id": "$response.body#/id"}
+_SAME_GAME = {"game_id": "$request.path.game_id"}
+# (source operationId, status) -> {link name: (target operationId, parameters, request body)}
+_LINKS = {
+    ("games_create", "201"): {
+        "GetGame": ("games_retrieve", _GAME_ID, None),
+        "AcceptInvitation": ("games_accept_create", _GAME_ID, None),
+        "DeclineInvitation": ("games_decline_create", _GAME_ID, None),
+        "ListMoves": ("games_moves_list", _GAME_ID, None),
+        "PlayMove": ("games_moves_create", _GAME_ID, {"version": "$response.body#/version"}),
+        "GetStandingOrder": ("games_standing_order_retrieve", _GAME_ID, None),
+        "SetStandingOrder": ("games_standing_order_update", _GAME_ID, None),
+        "ListWebhooks": ("games_webhooks_list", _GAME_ID, None),
+        "AddWebhook": ("games_webhooks_create", _GAME_ID, None),
+    },
+    ("games_list", "200"): {
+        "GetGame": ("games_retrieve", {"game_id": "$response.body#/results/0/id"}, None),
+    },
+    ("games_retrieve", "200"): {
+        "PlayMove": ("games_moves_create", _GAME_ID, {"version": "$response.body#/version"}),
+        "ListMoves": ("games_moves_list", _GAME_ID, None),
+        "AcceptInvitation": ("games_accept_create", _GAME_ID, None),
+        "DeclineInvitation": ("games_decline_create", _GAME_ID, None),
+    },
+    ("games_accept_create", "200"): {
+        "GetGame": ("games_retrieve", _GAME_ID, None),
+        "PlayMove": ("games_moves_create", _GAME_ID, {"version": "$response.body#/version"}),
+    },
+    ("games_moves_create", "200"): {
+        "GetGame": ("games_retrieve", _GAME_ID, None),
+        "ListMoves": ("games_moves_list", _GAME_ID, None),
+        "PlayNextMove": ("games_moves_create", _GAME_ID, {"version": "$response.body#/version"}),
+    },
+    ("games_webhooks_create", "201"): {
+        "ListWebhooks": ("games_webhooks_list", _SAME_GAME, None),
+        "DeleteWebhook": (
+            "games_webhooks_destroy",
+            {**_SAME_GAME, "webhook_id": "$response.body#/id"},
+            None,
+        ),
+    },
+    ("me_vacations_create", "201"): {
+        "EndVacation": ("me_vacations_end", {"vacation_id": "$response.body#/id"}, None),
+    },
+}
+
+
+def add_links(result, generator, request, public):
+    """drf-spectacular post-processing hook (``POSTPROCESSING_HOOKS``): OpenAPI links.
+
+    They tell a client (and schemathesis's stateful phase) how one answer leads to the
+    next request: the created game's id to its moves, the version a game answer shows to
+    the move chosen from it. A link whose source or target operation is absent is skipped.
+    """
+    operations = {
+        operation["operationId"]: operation
+        for item in result.get("paths", {}).values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+    for (source, status_code), links in _LINKS.items():
+        response = operations.get(source, {}).get("responses", {}).get(status_code)
+        if response is None:
+            continue
+        for name, (target, parameters, body) in links.items():
+            if target not in operations:
+                continue
+            link = {"operationId": target, "parameters": parameters}
+            if body is not None:
+                link["requestBody"] = body
+            response.setdefault("links", {})[name] = link
+    return result

@@ -1,7 +1,7 @@
 """The caller's standing order for timeouts in one game: read it, replace it."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from games import actions, queries
 from games.api.errors import ApiError, refused
 from games.api.serializers import ErrorSerializer, StrictSerializer
+from games.rules import available_games, get_rules
 
 _DESCRIPTION = (
     "When your deadline passes, the service plays `pass` naming the first treasure type "
@@ -19,8 +20,24 @@ _DESCRIPTION = (
 )
 
 
+def _known_treasures() -> list[str]:
+    """Every treasure type some registered game's rules know, in the rules' own order."""
+    names = [t for game in available_games() for t in get_rules(game).TREASURES]
+    return list(dict.fromkeys(names))
+
+
+# The schema names the treasure types and says "each at most once": a list the schema
+# accepts is then one the service accepts (for the game whose types they are). The service
+# keeps its own check and message (games.actions.play), which knows the game.
+@extend_schema_field(
+    {"type": "array", "items": {"type": "string", "enum": _known_treasures()}, "uniqueItems": True}
+)
+class _TreasureListField(serializers.ListField):
+    pass
+
+
 class StandingOrderRequestSerializer(StrictSerializer):
-    standing_order = serializers.ListField(
+    standing_order = _TreasureListField(
         child=serializers.CharField(),
         help_text="Treasure types, first choice first, each at most once "
         "(for Piratz: rings, coins, pearls, gems, goblets, shells).",
