@@ -1,0 +1,199 @@
+"""``manage.py tournament`` and games.simulation's bot tournaments: seating, statistics, output."""
+
+import json
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import actions
+from games.models import Game
+from games.movelog import public_log
+from games.rules import piratz
+from games.simulation import (
+    BotGameRecord,
+    TournamentStats,
+    play_bot_game,
+    seat_memory,
+    seatings,
+    tournament,
+)
+from tests.factories import start_game
+
+
+class TerminalIO(StringIO):
+    """A stderr that claims to be a terminal, so tqdm draws its bar."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run(*args, stderr=None) -> str:
+    out = StringIO()
+    call_command("tournament", *args, stdout=out, stderr=stderr or StringIO())
+    return out.getvalue()
+
+
+def test_the_tournament_prints_its_table():
+    stderr = TerminalIO()
+    out = run(
+        "--bots",
+        "random",
+        "careful",
+        "--games",
+        "20",
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        stderr=stderr,
+    )
+    assert "Games played: 20 with 2 players; seed 4" in out
+    header = next(line for line in out.splitlines() if line.startswith("level"))
+    assert header.split() == [
+        "level",
+        "seats",
+        "win",
+        "rate",
+        "mean",
+        "score",
+        "decisions",
+        "p50",
+        "ms",
+        "p99",
+        "ms",
+    ]
+    rows = {
+        line.split()[0]: line
+        for line in out.splitlines()
+        if line.split()[:1] in (["random"], ["careful"])
+    }
+    assert set(rows) == {"random", "careful"}
+    assert "20" in rows["careful"].split()  # 20 seats: one per game
+    assert "careful beats random" in out  # the ordering is robust at this seed (20 to 0)
+    assert "%" in rows["careful"] and "±" in rows["careful"]
+    assert "game" in stderr.getvalue() and "20/20" in stderr.getvalue()  # the progress bar
+
+
+def test_the_json_output_has_every_level_and_pair():
+    summary = json.loads(run("--games", "6", "--players", "3", "--seed", "9", "--json", "--blind"))
+    assert summary["games"] == 6 and summary["players"] == 3 and summary["blind"] is True
+    assert [row["level"] for row in summary["levels"]] == list(piratz.BOT_LEVELS)
+    for row in summary["levels"]:
+        assert row["seats"] == 6  # 3 levels in 3 seats: each sits in every game
+        assert row["decisions"] > 0
+        assert 0 <= row["decision_ms_p50"] <= row["decision_ms_p99"] <= row["decision_ms_max"]
+    assert sum(row["win_rate"] * row["seats"] for row in summary["levels"]) == pytest.approx(6)
+    assert {(pair["better"], pair["worse"]) for pair in summary["pairs"]} | {
+        (pair["worse"], pair["better"]) for pair in summary["pairs"]
+    } >= {("random", "careful"), ("random", "strong"), ("careful", "strong")}
+
+
+def test_the_same_seed_plays_the_same_tournament():
+    first = json.loads(run("--bots", "careful", "strong", "--games", "4", "--seed", "3", "--json"))
+    second = json.loads(run("--bots", "careful", "strong", "--games", "4", "--seed", "3", "--json"))
+    for summary in (first, second):
+        del summary["elapsed_seconds"]
+        for row in summary["levels"]:
+            for key in ("decision_ms_p50", "decision_ms_p99", "decision_ms_max"):
+                del row[key]
+    assert first == second
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "random", "genius"], "Unknown bot level genius"),
+        (["--games", "0"], "--games must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_refused(args, message):
+    with pytest.raises(CommandError, match=message):
+        run(*args)
+
+
+def test_every_option_has_help():
+    from games.management.commands.tournament import Command
+
+    parser = Command().create_parser("manage.py", "tournament")
+    ours = {"bots", "games", "players", "seed", "blind", "json", "no_progress"}
+    mine = [action for action in parser._actions if action.dest in ours]
+    assert len(mine) == len(ours) and all(action.help for action in mine)
+
+
+def test_seatings_put_every_level_in_every_seat():
+    assert seatings(["a", "b", "c"], 2) == [
+        ("a", "b"),
+        ("a", "c"),
+        ("b", "a"),
+        ("b", "c"),
+        ("c", "a"),
+        ("c", "b"),
+    ]
+    four = seatings(["a", "b", "c"], 4)
+    assert four == [("a", "b", "c", "a"), ("b", "c", "a", "b"), ("c", "a", "b", "c")]
+    for seat in range(4):
+        assert sorted(cycle[seat] for cycle in four) == ["a", "b", "c"]
+
+
+def test_each_deal_is_played_in_every_seating():
+    records = []
+    tournament(["random", "careful"], 4, 2, seed=10, on_game=records.append)
+    assert [record.levels for record in records] == [
+        ("random", "careful"),
+        ("careful", "random"),
+    ] * 2
+    # Games 0 and 1 share deal 10, games 2 and 3 deal 11.
+    assert records[0] == play_bot_game(("random", "careful"), seed=10)
+    assert records[1] == play_bot_game(("careful", "random"), seed=10)
+    assert records[3] == play_bot_game(("careful", "random"), seed=11)
+
+
+def test_shared_victories_are_split_and_pairs_compare_the_same_games():
+    stats = TournamentStats(("a", "b"))
+    stats.add(BotGameRecord(levels=("a", "b"), scores=(5, 5), winners=(0, 1), moves=9))
+    stats.add(BotGameRecord(levels=("b", "a"), scores=(3, 7), winners=(1,), moves=9))
+    stats.add(BotGameRecord(levels=("a", "b"), scores=(6, 2), winners=(0,), moves=9))
+    summary = stats.summary()
+    a, b = summary["levels"]
+    assert a["win_rate"] == pytest.approx((0.5 + 1 + 1) / 3)
+    assert b["win_rate"] == pytest.approx(0.5 / 3)
+    assert a["mean_score"] == pytest.approx(6)
+    (pair,) = summary["pairs"]
+    assert (pair["better"], pair["worse"], pair["games"]) == ("a", "b", 3)
+    assert pair["win_rate_difference"] == pytest.approx((0 + 1 + 1) / 3)
+    assert pair["score_difference"] == pytest.approx((0 + 4 + 4) / 3)
+    # Differences 0, 1, 1: standard error sqrt(1/3)/sqrt(3) = 1/3, so the CI is ±0.653.
+    assert pair["win_rate_difference_ci"] == pytest.approx(1.959964 / 3, rel=1e-5)
+    assert pair["significant"] is True
+    assert pair["p_value"] == pytest.approx(0.0455, abs=1e-3)
+    with pytest.raises(ValueError, match="no games"):
+        TournamentStats(("a",)).summary()
+
+
+def test_a_tournament_refuses_unknown_levels_and_sizes():
+    with pytest.raises(ValueError, match="unknown bot level"):
+        tournament(["random", "genius"], 2, 2, seed=1)
+    with pytest.raises(ValueError, match="players"):
+        tournament(["random"], 2, 5, seed=1)
+
+
+@pytest.mark.django_db
+def test_seat_memory_is_what_public_log_shows_each_seat(anna, bert, carla):
+    """The pure tournament's memory follows rules P23 exactly as the service's log does."""
+    game = start_game([anna, bert, carla], seed=5, blind=True)
+    users = [anna, bert, carla]
+    rng = random.Random(5)
+    for _ in range(14):
+        game = Game.objects.get(id=game.id)
+        state = piratz.load(game.state)
+        seat = game.current_seat
+        action = piratz.choose_bot_action(piratz.view(state, seat), "random", rng)
+        actions.do_play_move(game.id, users[seat], game.version, action)
+    game = Game.objects.get(id=game.id)
+    full = public_log(game, None)
+    assert any(entry["revealed"] for entry in full)
+    for seat in range(3):
+        assert seat_memory(full, seat, blind=True) == public_log(game, seat)
+    assert seat_memory(full, 0, blind=False) == full
