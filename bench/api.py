@@ -604,37 +604,44 @@ def spread(values: list[int]) -> str:
     return f"min {min(values)}, median {statistics.median(values):g}, max {max(values)}"
 
 
-def _cpu_seconds(wanted) -> float:
-    """CPU seconds used so far by the live processes for which ``wanted(title, stat)`` holds.
+def _cpu_seconds(wanted) -> dict[str, float]:
+    """CPU seconds used so far by each live process for which ``wanted(title, stat)`` holds.
 
-    Linux only (reads /proc; 0 elsewhere). ``stat`` is the list of /proc/PID/stat fields
-    after the command name. A process that exits between two readings drops out of
-    their difference, so differences are lower bounds.
+    Linux only (reads /proc; nothing elsewhere). ``stat`` is the list of /proc/PID/stat
+    fields after the command name. See ``cpu_used`` for the difference of two readings.
     """
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    total = 0
+    seconds = {}
     try:
         pids = [entry for entry in os.listdir("/proc") if entry.isdigit()]
     except OSError:
-        return 0.0
+        return seconds
     for pid in pids:
         try:
             title = Path(f"/proc/{pid}/cmdline").read_bytes()
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             if wanted(title, stat):
-                total += int(stat[11]) + int(stat[12])  # utime, stime (stat fields 14, 15)
+                # utime, stime (stat fields 14, 15)
+                seconds[pid] = (int(stat[11]) + int(stat[12])) / tick
         except (OSError, IndexError, ValueError):
             continue  # the process ended while we looked
-    return total / tick
+    return seconds
 
 
-def postgres_cpu_seconds(database: str) -> float:
+def cpu_used(before: dict[str, float], after: dict[str, float]) -> float:
+    """CPU seconds used between two readings: by the processes alive at the second one
+    (new ones count in full). A process that ended in between is missing from it (its
+    last part is lost: a lower bound), never a negative number."""
+    return sum(used - before.get(pid, 0.0) for pid, used in after.items())
+
+
+def postgres_cpu_seconds(database: str) -> dict[str, float]:
     """CPU seconds of the PostgreSQL backends serving ``database`` (one per connection)."""
     needle = f" {database} ".encode()
     return _cpu_seconds(lambda title, stat: title.startswith(b"postgres: ") and needle in title)
 
 
-def group_cpu_seconds(group: int) -> float:
+def group_cpu_seconds(group: int) -> dict[str, float]:
     """CPU seconds of the processes in process group ``group`` (gunicorn's session)."""
     return _cpu_seconds(lambda title, stat: int(stat[2]) == group)
 
@@ -843,8 +850,8 @@ def run_phase(kind, players, seconds, server, name, stop) -> PhaseResult:
         kind,
         runs,
         wall,
-        group_cpu_seconds(server.process.pid) - server_before,
-        postgres_cpu_seconds(name) - postgres_before,
+        cpu_used(server_before, group_cpu_seconds(server.process.pid)),
+        cpu_used(postgres_before, postgres_cpu_seconds(name)),
         os.getloadavg()[0],
     )
 
