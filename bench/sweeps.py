@@ -185,7 +185,7 @@ def timed_sweep(due: int, profile: bool = False) -> dict:
     played = play_due_timeouts()
     seconds = time.perf_counter() - started
     python_cpu = time.process_time() - cpu_started[0]
-    postgres_cpu = bench_api.postgres_cpu_seconds(database) - cpu_started[1]
+    postgres_cpu = bench_api.cpu_used(cpu_started[1], bench_api.postgres_cpu_seconds(database))
     if profiler:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
