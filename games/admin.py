@@ -15,7 +15,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
-from games import actions
+from games import actions, fairness
 from games.models import BuriedCard, Game, GameStatus, Move, Seat
 from games.queries import automatic_moves_of_game, player_to_move
 from moderation.admin import AuditEntryInline
@@ -166,6 +166,8 @@ class GameAdmin(admin.ModelAdmin):
         "started_at",
         "ended_at",
         "result",
+        "seed_commitment",
+        "published_server_seed",
     ]
     # The secret state is never shown, not even to moderators: they do not play, but they
     # might, and a screenshot of the admin must not carry the draw order.
@@ -182,6 +184,12 @@ class GameAdmin(admin.ModelAdmin):
                 automatic_move_count=automatic_moves_of_game(), to_move_email=player_to_move()
             )
         )
+
+    @admin.display(description="server seed")
+    def published_server_seed(self, game: Game) -> str:
+        # Secret until the game has ended, for moderators too (they might play): it is the
+        # whole deal. Afterwards it is public (games.fairness), so shown like the API does.
+        return fairness.public_server_seed(game) or "secret until the game has ended"
 
     @admin.display(description="automatic moves", ordering="automatic_move_count")
     def automatic_moves(self, game: Game) -> int:

@@ -24,10 +24,19 @@ def _contains_run(haystack: list[int], run: list[int]) -> bool:
     return any(haystack[i : i + n] == run for i in range(len(haystack) - n + 1))
 
 
-def assert_no_secrets(text: str, state: piratz.State, *, blind_viewer: bool = False) -> None:
-    """Fail if ``text`` (a response body, an email, a log) shows what ``state`` keeps secret."""
+def assert_no_secrets(
+    text: str, state: piratz.State, *, blind_viewer: bool = False, server_seed: str | None = None
+) -> None:
+    """Fail if ``text`` (a response body, an email, a log) shows what ``state`` keeps secret.
+
+    ``server_seed``: the game's server seed (games.fairness) while it is still secret, that
+    is until the game has ended; the shuffle key is checked in any case (pass the state of
+    a game that has ended only if it may still not show).
+    """
     secret = piratz.dump(state)
-    assert secret["key"] not in text, "the shuffle key leaked"
+    assert secret["key"] not in text.lower(), "the shuffle key leaked"
+    if server_seed:
+        assert server_seed not in text.lower(), "the server seed leaked before the end"
     assert '"draw":' not in text and "'draw':" not in text, "a draw pile leaked"
     draw = secret["draw"]
     try:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from games import fairness
 from games.models import Game
 from games.movelog import public_log
 from games.rules import piratz
@@ -94,6 +95,7 @@ class Snapshot:
     draw: list[int]
     blind_and_running: bool
     visible: frozenset[int]  # every card id the viewer may see at this version
+    server_seed: str | None  # the game's server seed while secret (games.fairness)
 
 
 class HiddenInformationScan:
@@ -124,6 +126,7 @@ class HiddenInformationScan:
                 draw=list(piratz.dump(state)["draw"]),
                 blind_and_running=game.blind and game.is_active,
                 visible=frozenset(_ids_in(view) | _ids_in(log)),
+                server_seed=None if fairness.seed_is_public(game) else game.server_seed,
             )
         return game.version, self.snapshots[game.version]
 
@@ -138,7 +141,12 @@ class HiddenInformationScan:
         self.scanned += 1
         # The API's scan: the shuffle key, a "draw" field, JSON lists in draw order, and
         # in blind mode collections and the unseen set that must be null.
-        assert_no_secrets(body, snapshot.state, blind_viewer=snapshot.blind_and_running)
+        assert_no_secrets(
+            body,
+            snapshot.state,
+            blind_viewer=snapshot.blind_and_running,
+            server_seed=snapshot.server_seed,
+        )
         # A top of the pile that happens to lie in increasing order is what the unseen
         # set, listed by id, may show: that state is not judged (the pile moves on).
         ids = card_ids(body)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from games import actions, fairness
@@ -20,6 +21,8 @@ from games.models import Game, GameStatus, Move
 from games.rules import piratz
 from games.rules.piratz.bots import random_action
 from notifications.models import OutboundEmail
+from tests.api.secrets_scan import assert_no_secrets
+from tests.db_scan import every_stored_value
 from tests.factories import client_for
 
 pytestmark = pytest.mark.django_db
@@ -251,8 +254,9 @@ def test_a_cancelled_game_publishes_its_seed_against_the_commitment(anna, bert):
     assert data["verified"] is True and data["key"] is None
 
 
-def test_seed_and_key_appear_nowhere_before_the_end(anna, bert, carla, caplog, client):
+def test_seed_and_key_appear_nowhere_before_the_end(anna, bert, carla, caplog, moderator_client):
     caplog.set_level(logging.DEBUG)
+    client = Client()  # the players' browser; moderator_client is the admin's
     seated = [anna, bert, carla]
     game, clients = _create(seated, ["s1", "s2", "s3"])
     secrets = (game.server_seed, piratz.dump(game.load_state())["key"])
@@ -270,8 +274,18 @@ def test_seed_and_key_appear_nowhere_before_the_end(anna, bert, carla, caplog, c
         texts += [email.subject, email.body_text, email.body_html]
     texts.append(caplog.text)
     texts.append(client_for(anna).get("/api/schema/").content.decode())
+    admin_page = reverse("admin:games_game_change", args=[game.id])
+    texts.append(moderator_client.get(admin_page).content.decode())
     assert len(texts) > 20
+    state = game.load_state()
     for text in texts:
-        for secret in secrets:
-            assert secret not in text and secret.upper() not in text
+        assert_no_secrets(text, state, server_seed=game.server_seed)
     assert game.seed_commitment in texts[0]
+    assert "secret until the game has ended" in texts[-1]  # the admin page
+    # Stored once each: the seed on the game row, the key inside its secret state.
+    stored = every_stored_value()
+    assert stored.count(secrets[0]) == 1 and stored.count(secrets[1]) == 1
+
+    # Once the game has ended the seed is public, in the admin too.
+    game = _play_to_the_end(game, seated)
+    assert game.server_seed in moderator_client.get(admin_page).content.decode()
