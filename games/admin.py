@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 
 from games import actions, fairness
-from games.models import BuriedCard, Game, GameStatus, Move, Seat
+from games.models import BuriedCard, Game, GameStatus, Move, Seat, SeatChange
 from games.queries import automatic_moves_of_game, player_to_move
 from moderation.admin import AuditEntryInline
 from moderation.forms import ReasonForm, reason_field
@@ -68,7 +68,15 @@ class _ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(_ReadOnlyInline):
     model = Seat
-    fields = ["seat", "user", "accepted_at", "declined_at"]
+    fields = ["seat", "user", "bot", "accepted_at", "declined_at"]
+    readonly_fields = fields
+
+
+class SeatChangeInline(_ReadOnlyInline):
+    """Who took over a seat and who took it back (games.bots)."""
+
+    model = SeatChange
+    fields = ["at", "seat", "kind", "level", "why", "actor", "actor_user", "version"]
     readonly_fields = fields
 
 
@@ -120,6 +128,15 @@ MODERATOR_ACTIONS = {
         actions.do_force_automatic_move,
     ),
     "abort_games": ModeratorAction("Abort the game", "Aborted", actions.do_abort_game),
+    # For a suspended or absent player: the seat to move goes to a careful bot (the player
+    # keeps it, is emailed, and may take it back).
+    "replace_with_bot": ModeratorAction(
+        "Hand the seat to move to a careful bot",
+        "Seat handed to a bot",
+        lambda game_id, moderator, **checked: actions.do_replace_with_bot(
+            game_id, moderator, None, **checked
+        ),
+    ),
 }
 
 
@@ -172,7 +189,8 @@ class GameAdmin(admin.ModelAdmin):
     # The secret state is never shown, not even to moderators: they do not play, but they
     # might, and a screenshot of the admin must not carry the draw order.
     exclude = ["state"]
-    inlines = [SeatInline, MoveInline, AuditEntryInline]  # the moderators' actions beside the log
+    # The moderators' actions (audit entries) beside the log.
+    inlines = [SeatInline, SeatChangeInline, MoveInline, AuditEntryInline]
     actions = list(MODERATOR_ACTIONS)
 
     def get_queryset(self, request):
@@ -259,6 +277,10 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description=MODERATOR_ACTIONS["force_automatic_move"].title)
     def force_automatic_move(self, request, queryset):
         return self._moderate(request, queryset, "force_automatic_move")
+
+    @admin.action(description=MODERATOR_ACTIONS["replace_with_bot"].title)
+    def replace_with_bot(self, request, queryset):
+        return self._moderate(request, queryset, "replace_with_bot")
 
     @admin.action(description=MODERATOR_ACTIONS["abort_games"].title)
     def abort_games(self, request, queryset):

@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.preferences import EmailKind, settings_for, vacations_between
+from games.bots import bot_deadline
 from games.models import Game, GameStatus, Seat
 
 Interval = tuple[datetime, datetime]
@@ -111,12 +112,16 @@ def reminder_due(
     return deadline - timedelta(hours=lead), lead
 
 
-def _seat_user(game: Game, seat: int):
+def _seat_row(game: Game, seat: int) -> Seat:
     # Uses the game's prefetched seats when the caller has them (the move path does).
     for row in game.seats.all():
         if row.seat == seat:
-            return row.user
+            return row
     raise Seat.DoesNotExist(f"game {game.id} has no seat {seat}")
+
+
+def _seat_user(game: Game, seat: int):
+    return _seat_row(game, seat).user
 
 
 def _turn_start(game: Game) -> datetime:
@@ -143,7 +148,10 @@ def turn_deadline(game: Game, seat: int, turn_start: datetime) -> datetime:
 
     A suspended player's turn times out at once (rules P24; ``User.is_suspended``): the
     deadline is now (or ``turn_start`` if that is later), for the deadline sweep to play.
+    A bot's turn (``games.bots``) gets the bot's short deadline: its task plays it first.
     """
+    if _seat_row(game, seat).bot:
+        return bot_deadline(turn_start)
     user = _seat_user(game, seat)
     if user.is_suspended():
         return max(turn_start, timezone.now())
@@ -184,6 +192,8 @@ def schedule_reminders(game: Game, *, new_turn: bool) -> None:
     game.next_reminder_at = None
     if game.status != GameStatus.ACTIVE or game.deadline is None or game.current_seat is None:
         return
+    if _seat_row(game, game.current_seat).bot:
+        return  # a bot plays this turn: nobody to remind
     player = _seat_user(game, game.current_seat)
     if player.is_suspended():
         return  # the turn is played for them at once: nothing to remind of

@@ -166,11 +166,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
     rows = []
     for game in _my_games(request.user):
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
-        names = describe.Names([s.user.public_name for s in seats], game.my_seat)
+        names = describe.Names([s.public_name for s in seats], game.my_seat)
         rows.append(
             {
                 "game": game,
-                "players": [s.user.public_name for s in seats],
+                "players": [s.public_name for s in seats],
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),
                 "deadline": game.deadline if game.is_active else None,
@@ -201,7 +201,7 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
     seat = queries.seat_of(game, request.user)
     now = game.table_view(seat)
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = describe.Names([s.user.public_name for s in seats], seat)
+    names = describe.Names([s.public_name for s in seats], seat)
     if now is None:
         context = {"game": game, "seats": seats, "frame": None}
         return render(request, "games/replay.html", context)

@@ -48,6 +48,9 @@ class Game(models.Model):
     )
     turn_hours = models.PositiveSmallIntegerField(default=72)
     blind = models.BooleanField(default=False)
+    # Bots at the table (games.bots): hand the seat of a player who keeps timing out, or
+    # whose absence would abandon the game (P25), to a stand-in bot instead.
+    stand_in_bots = models.BooleanField(default=False)
 
     state = models.JSONField(null=True, blank=True, editable=False)
     # A checkable shuffle (games.fairness): the server seed is SECRET like ``state`` until
@@ -147,12 +150,28 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A player's place at a game; ``seat`` is the turn order (0 starts)."""
+    """A player's place at a game; ``seat`` is the turn order (0 starts).
+
+    A seat is played by its ``user``, or by a bot of level ``bot`` (games.bots): a bot
+    seat has no user; a stand-in bot plays the seat of a user who keeps it (and can take
+    it back). Nobody is ever emailed for a seat a bot plays.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        null=True,
+        blank=True,
+        help_text="The player; empty for a bot's own seat.",
+    )
+    bot = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        help_text="The level of the bot playing this seat; empty while its player plays.",
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
     declined_at = models.DateTimeField(null=True, blank=True)
@@ -169,10 +188,25 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_number"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            # Somebody plays every seat: its player or a bot.
+            models.CheckConstraint(condition=~Q(user=None) | ~Q(bot=""), name="seat_player_or_bot"),
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.seat} of {self.game_id}: {self.user}"
+        return f"seat {self.seat} of {self.game_id}: {self.user or self.bot + ' bot'}"
+
+    @property
+    def public_name(self) -> str:
+        """The name players see for this seat: the player's, a bot's with its level, or
+        the player's with the bot standing in for them (``games.bots.seat_name``)."""
+        from games.bots import seat_name  # games.bots reads these models
+
+        return seat_name(self)
+
+    @property
+    def is_stand_in(self) -> bool:
+        """A bot plays this seat for its player, who may take it back."""
+        return bool(self.bot) and self.user_id is not None
 
     @property
     def accepted(self) -> bool:
@@ -183,6 +217,7 @@ class Actor(models.TextChoices):
     PLAYER = "player", "player"
     SERVICE = "service", "service (deadline passed)"
     MODERATOR = "moderator", "moderator"
+    BOT = "bot", "bot"
 
 
 class Move(models.Model):
@@ -261,3 +296,40 @@ class BuriedCard(models.Model):
 
     def __str__(self) -> str:
         return f"card {self.card} buried by seat {self.seat} in round {self.round}"
+
+
+class SeatChange(models.Model):
+    """Who plays a seat changed: a bot stood in, a player took their seat back, a
+    moderator handed it to a bot. The log of ``games.bots``; never changed afterwards."""
+
+    class Kind(models.TextChoices):
+        STAND_IN = "stand_in", "a bot stands in"
+        TAKEN_BACK = "taken_back", "the player took the seat back"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    level = models.CharField(max_length=20, blank=True, default="")
+    why = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        help_text="For a stand-in: timeouts, abandonment (P25) or moderator.",
+    )
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The player who took the seat back, or the moderator.",
+    )
+    version = models.PositiveIntegerField(help_text="The game's version at the change.")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game_id", "id"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.game_id}: {self.kind} at {self.at}"

@@ -39,7 +39,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
         "invitation",
         {
             "host": game.host.public_name,
-            "players": [s.user.public_name for s in game.seats.all()],
+            "players": [s.public_name for s in game.seats.all()],
             "turn_hours": game.turn_hours,
             "blind": game.blind,
             "link": settings.SITE_URL + path,
@@ -57,8 +57,8 @@ def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True
     game up, so they are not told to ask themselves for a new invitation.
     """
     for seat in game.seats.select_related("user"):
-        if exclude_declined and seat.declined_at is not None:
-            continue
+        if seat.user is None or (exclude_declined and seat.declined_at is not None):
+            continue  # a bot's seat: nobody to tell
         queue_email(
             seat.user.email,
             "game_cancelled",
@@ -132,9 +132,11 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     Shows the table as ``view(state, seat)`` gives it, the deadline in the player's time
     zone, and the recap of every move since the player's own last one, built from the
     public move log. Waits for the end of the player's quiet hours. None for a suspended
-    player, whose turn times out at once.
+    player, whose turn times out at once, and for a seat a bot plays.
     """
     seat_row = _seat(game, seat)
+    if seat_row.bot:
+        return None  # bots get no email, nor does a player while a bot stands in
     if seat_row.user.is_suspended():
         return None  # the turn is played for them at once (deadlines.turn_deadline)
     prefs = settings_for(seat_row.user)
@@ -157,6 +159,8 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
     Waits for the end of the player's quiet hours (the deadline never falls inside them).
     """
     seat_row = _seat(game, seat)
+    if seat_row.bot:
+        return None
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.REMINDER):
         return None
@@ -177,6 +181,8 @@ def queue_auto_moved(
     only how many, as P23 hides collections).
     """
     seat_row = _seat(game, move.seat)
+    if seat_row.user is None:
+        return None
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.AUTO_MOVED):
         return None
@@ -203,7 +209,7 @@ def queue_auto_moved(
 def queue_game_started(game: Game) -> list[OutboundEmail]:
     """Tell every player the game has started: who plays, in which order, who begins."""
     queued = []
-    for seat_row in _seats(game):
+    for seat_row in _people(game):
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_STARTED):
             continue
@@ -221,7 +227,7 @@ def queue_game_over(game: Game) -> list[OutboundEmail]:
     Every card is public once the game is over (rules P23), blind mode included.
     """
     queued = []
-    for seat_row in _seats(game):
+    for seat_row in _people(game):
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_OVER):
             continue
@@ -240,7 +246,7 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
     """Tell the players a game ended without a result: aborted by a moderator, or
     abandoned under rules P25 (a whole round of automatic moves)."""
     queued = []
-    for seat_row in _seats(game):
+    for seat_row in _people(game):
         if seat_row.declined_at is not None:
             continue
         prefs = settings_for(seat_row.user)
@@ -253,6 +259,36 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
                 _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context)
             )
     return queued
+
+
+def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | None:
+    """Tell the player of ``seat_row`` that a bot now plays their seat (``games.bots``),
+    why (``why``: timeouts, abandonment or moderator) and how to take it back.
+
+    Always sent (like an invitation, it is about the player's own seat); in the player's
+    language, with their signed game link.
+    """
+    from games.bots import level_word  # games.bots queues this email
+
+    user = seat_row.user
+    if user is None:
+        return None
+    prefs = settings_for(user)
+    with translation.override(language_of(user)):
+        context = _game_context(game, seat_row, prefs, with_table=False)
+        context.update(
+            why=why,
+            level=level_word(seat_row.bot),
+            timeouts=settings.STAND_IN_AFTER_TIMEOUTS,
+            settings_link=settings_url(),
+        )
+        return queue_email(
+            user.email,
+            "stand_in",
+            context,
+            topic=f"game:{game.id}",
+            language=language_of(user),
+        )
 
 
 def queue_digest(user, games) -> bool:
@@ -279,7 +315,7 @@ def _queue_digest(user, games, prefs) -> bool:
             continue
         waiting.append(
             {
-                "others": [s.user.public_name for s in _seats(game) if s.user_id != user.id],
+                "others": [s.public_name for s in _seats(game) if s.user_id != user.id],
                 "deadline": format_moment(game.deadline, prefs.zone),
                 "deadline_at": game.deadline,
                 "link": game_entry_url(game, user),
@@ -318,7 +354,7 @@ def recap(game: Game, seat: int) -> list[str]:
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
     since = [e for e in entries if e["number"] > last_own]
     rounds = {move.number: move.round for move in moves}
-    names = Names([s.user.public_name for s in _seats(game)], seat)
+    names = Names([s.public_name for s in _seats(game)], seat)
     current_round = game.round if game.status == GameStatus.ACTIVE else None
     return describe_log(since, rounds, current_round, names, game.rules.card)
 
@@ -339,13 +375,19 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("seat"))
 
 
+def _people(game: Game) -> list[Seat]:
+    # The seats with a person to tell (bots have none; a player a bot stands in for
+    # still hears how their game goes).
+    return [s for s in _seats(game) if s.user_id is not None]
+
+
 def _seat(game: Game, seat: int) -> Seat:
     return next(s for s in _seats(game) if s.seat == seat)
 
 
 def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True) -> dict:
     """What every game email shows: the players, the link, the deadline, the table."""
-    names = [s.user.public_name for s in _seats(game)]
+    names = [s.public_name for s in _seats(game)]
     context = {
         "name": seat_row.user.public_name,
         "names": names,

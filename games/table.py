@@ -118,7 +118,7 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
     if view is None:
         return {}
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = describe.Names([s.user.public_name for s in seats], seat)
+    names = describe.Names([s.public_name for s in seats], seat)
     current = view["current_seat"]
     players = []
     for seat_row, collected in zip(seats, view["collected"], strict=True):
@@ -128,7 +128,7 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         players.append(
             {
                 "seat": number,
-                "name": seat_row.user.public_name,
+                "name": seat_row.public_name,
                 "is_viewer": number == seat,
                 "is_current": number == current,
                 "holds_spade": view["spades"][number],
@@ -144,7 +144,10 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
     log = describe.describe_log(
         entries, rounds, game.round if game.is_active else None, names, game.rules.card
     )
-    legal = {action["action"] for action in view["legal_actions"]}
+    # While a bot stands in for the viewer, it moves for them: no forms (they take the
+    # seat back first, games.views.take_back_seat).
+    bot_plays = any(s.seat == seat and s.bot for s in seats)
+    legal = set() if bot_plays else {action["action"] for action in view["legal_actions"]}
     return {
         "view": view,
         "players": players,
@@ -167,7 +170,7 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         "log": log[::-1],
         "can_reveal": "reveal" in legal,
         "can_end_turn": "end_turn" in legal,
-        "pass_choices": pass_choices(view),
-        "alarm_choices": alarm_choices(view),
+        "pass_choices": [] if bot_plays else pass_choices(view),
+        "alarm_choices": [] if bot_plays else alarm_choices(view),
         "has_moves": bool(legal),
     }

@@ -8,7 +8,7 @@ next one does the same work.
 
 from celery import shared_task
 
-from games import sweeps
+from games import actions, sweeps
 
 # One deadline sweep plays at most this many automatic moves (about 12 s of work, see
 # BENCHMARKS.md), so no task runs long; a larger backlog (after an outage) is carried on
@@ -45,3 +45,14 @@ def send_due_reminders() -> int:
 def send_due_digests() -> int:
     """Periodic (every five minutes): queue the daily digests whose local hour has come."""
     return sweeps.send_due_digests()
+
+
+@shared_task
+def play_bot_turn(game_id: str, version: int) -> bool:
+    """The bot to move in the game plays one move chosen from ``version`` (games.bots).
+
+    Sent after commit when the turn passes to a bot, with the bot's delay as countdown.
+    Run twice, or after the deadline sweep played the move, it finds the version moved on
+    and does nothing. Returns whether it moved.
+    """
+    return actions.do_play_bot_move(game_id, expected_version=version) is not None

@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/verification/", verification_page, name="verification"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
     path("games/<uuid:game_id>/move/", views.play_move, name="move"),
+    path("games/<uuid:game_id>/take-back/", views.take_back_seat, name="take-back"),
     path("games/<uuid:game_id>/version/", views.game_version, name="version"),
     path("games/<uuid:game_id>/enter/<str:token>/", views.game_entry, name="enter"),
 ]

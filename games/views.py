@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.preferences import settings_for
 from accounts.views import MODEL_BACKEND
-from games import actions, notify, queries, table
+from games import actions, bots, notify, queries, table
 from games.models import Game, GameStatus
 
 
@@ -85,7 +85,7 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
     if request.method == "POST":
         login(request, seat.user, backend=MODEL_BACKEND)
         return redirect("games:game", game_id=seat.game_id)
-    others = [s.user.public_name for s in seat.game.seats.select_related("user") if s != seat]
+    others = [s.public_name for s in seat.game.seats.select_related("user") if s != seat]
     return render(request, "games/enter.html", {"game": seat.game, "others": others})
 
 
@@ -108,11 +108,15 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
     context = {
         "game": game,
         "seats": seats,
-        "player_names": ", ".join(s.user.public_name for s in seats),
+        "player_names": ", ".join(s.public_name for s in seats),
         "reader_seat": seat,
         "table": table.table_context(game, seat, zone),
         "refresh_every_seconds": REFRESH_EVERY_SECONDS,
     }
+    stand_in = next((s for s in seats if s.seat == seat and s.is_stand_in), None)
+    if stand_in is not None and game.is_active:
+        # A bot stands in for the reader: the page offers their seat back (one click).
+        context["stand_in_level"] = bots.level_word(stand_in.bot)
     return render(request, "games/game.html", context)
 
 
@@ -153,6 +157,23 @@ def play_move(request: HttpRequest, game_id) -> HttpResponse:
             )
         else:
             messages.success(request, _("Your move was played."))
+    return redirect("games:game", game_id=game_id)
+
+
+@require_POST
+def take_back_seat(request: HttpRequest, game_id) -> HttpResponse:
+    """The table's "Take my seat back" button: the stand-in bot leaves the reader's seat
+    (``actions.do_take_back_seat``), then back to the table (POST-redirect-GET)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("games:game", args=[game_id]))
+    try:
+        actions.do_take_back_seat(game_id, request.user)
+    except actions.GameError as refused:
+        if refused.code == "not_found":
+            raise Http404(refused.detail) from None
+        messages.error(request, refused.detail)
+    else:
+        messages.success(request, _("Your seat is yours again: the bot has left it."))
     return redirect("games:game", game_id=game_id)
 
 

@@ -16,6 +16,7 @@ class AuditAction(models.TextChoices):
     UNSUSPEND_USER = "unsuspend_user", "Unsuspend the player"
     RESOLVE_REPORT = "resolve_report", "Resolve a report"
     RESEND_EMAIL = "resend_email", "Resend an email"
+    REPLACE_WITH_BOT = "replace_with_bot", "Hand a player's seat to a bot"
 
 
 class AuditEntry(models.Model):

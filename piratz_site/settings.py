@@ -311,6 +311,15 @@ MAILIN_PER_ADDRESS_PER_HOUR = env.int("MAILIN_PER_ADDRESS_PER_HOUR", 60, min_val
 # Mailgun's inbound route posts to /inbound/mailgun/; its signature is checked with this key
 # (empty: that URL answers 404).
 ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", "")}
+# Bots at the table (README "Bots at the table"): a bot moves this many seconds after the
+# turn passes to it (0: at once); the deadline sweep plays its move if its task is still
+# not done that many seconds later (BOT_TURN_GRACE_SECONDS). A stand-in bot takes the seat
+# of a player who timed out STAND_IN_AFTER_TIMEOUTS turns in a row (the game's option).
+BOT_MOVE_DELAY_SECONDS = env.int("BOT_MOVE_DELAY_SECONDS", 3, min_value=0)
+BOT_TURN_GRACE_SECONDS = env.int("BOT_TURN_GRACE_SECONDS", 120, min_value=1)
+STAND_IN_AFTER_TIMEOUTS = env.int("STAND_IN_AFTER_TIMEOUTS", 3, min_value=1)
+# Publish bot tasks even when tasks run eagerly (only tests that want a bot to move inline).
+BOT_EAGER_ON_COMMIT = False
 # Limits that keep the service from being used to spam strangers.
 GAMES_PER_USER_PER_DAY = env.int("GAMES_PER_USER_PER_DAY", 20, min_value=1)
 INVITATIONS_PER_USER_PER_DAY = env.int("INVITATIONS_PER_USER_PER_DAY", 50, min_value=1)

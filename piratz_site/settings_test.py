@@ -33,3 +33,5 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_CLASSES": []}  # noqa: F40
 # one per process, so that two test runs on one checkout do not delete each other's.
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405
+# Bots move at once in tests (their tasks run only where a test sends them to a worker).
+BOT_MOVE_DELAY_SECONDS = 0

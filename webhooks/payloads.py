@@ -33,7 +33,7 @@ def table_url(game: Game) -> str:
 
 def event_data(game: Game, event: str, move: Move | None = None) -> dict:
     """The ``json`` kind's body: the event and the game as everyone may see it now."""
-    names = [seat.user.public_name for seat in _seats(game)]
+    names = [seat.public_name for seat in _seats(game)]
     to_move = game.current_seat if game.status == GameStatus.ACTIVE else None
     data = {
         "event": event,

@@ -7,12 +7,14 @@ rules engine, writes the game row and its log rows, and queues emails in the sam
 transaction (the outbox sends them only after commit). Views, admin actions, Celery
 tasks and management commands all call these functions, never ``.save()`` directly.
 
-One module per domain: ``invitations`` (create, accept, decline), ``play`` (moves and
-automatic moves), ``moderation``. The names below are re-exported for callers. Reading
-games is ``games.queries``; due work (sweeps) is ``games.sweeps``; what players are
-told by email is ``games.notify``.
+One module per domain: ``invitations`` (create, accept, decline), ``play`` (moves,
+automatic moves and bots' moves), ``moderation``, ``bots`` (who plays a seat: taking it
+back from a stand-in bot, a moderator handing it to one). The names below are
+re-exported for callers. Reading games is ``games.queries``; due work (sweeps) is
+``games.sweeps``; what players are told by email is ``games.notify``.
 """
 
+from games.actions.bots import do_replace_with_bot, do_take_back_seat
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS
 from games.actions.invitations import (
     do_accept_invitation,
@@ -22,7 +24,12 @@ from games.actions.invitations import (
     read_invitation_token,
 )
 from games.actions.moderation import do_abort_game, do_extend_deadline, do_force_automatic_move
-from games.actions.play import do_play_move, do_play_timeout, do_set_standing_order
+from games.actions.play import (
+    do_play_bot_move,
+    do_play_move,
+    do_play_timeout,
+    do_set_standing_order,
+)
 from games.errors import GameError
 
 __all__ = [
@@ -35,9 +42,12 @@ __all__ = [
     "do_decline_invitation",
     "do_extend_deadline",
     "do_force_automatic_move",
+    "do_play_bot_move",
     "do_play_move",
     "do_play_timeout",
+    "do_replace_with_bot",
     "do_set_standing_order",
+    "do_take_back_seat",
     "invitation_token",
     "read_invitation_token",
 ]

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User, normalize_email
-from games import deadlines, events, notify
+from games import bots, deadlines, events, notify
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
 from games.errors import GameError, status_word
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.models import EndReason, Game, GameStatus, Seat
-from games.rules import available_games
+from games.rules import available_games, get_rules
 
 logger = logging.getLogger(__name__)
 
@@ -91,11 +91,16 @@ def do_create_game(
     turn_hours: int = 72,
     blind: bool = False,
     client_seed: str | None = None,
+    stand_in_bots: bool | None = None,
 ) -> Game:
     """Create a game for ``emails`` (seat order, the host among them) and invite the others.
 
-    The host's seat counts as accepted. Invitees get an email with a link to accept or
-    decline; unknown addresses get an account (without a password) so they can play.
+    An entry ``"bot:<level>"`` instead of an address seats a bot of that level
+    (``games.bots``; one of the rules' ``BOT_LEVELS``). The host's and the bots' seats
+    count as accepted; when they are all, the game starts at once. Invitees get an email
+    with a link to accept or decline; unknown addresses get an account (without a
+    password) so they can play. ``stand_in_bots`` (None: on for 3-4 players) lets a bot
+    take the seat of a player who keeps timing out (README "Bots at the table").
     ``client_seed`` is the host's optional contribution to the shuffle key (a checkable
     shuffle: ``games.fairness``); the game's server seed is drawn and committed to here.
     Raises ``GameError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
@@ -113,13 +118,22 @@ def do_create_game(
             _("turn_hours must be between %(min)d and %(max)d.")
             % {"min": MIN_TURN_HOURS, "max": MAX_TURN_HOURS},
         )
-    emails = _clean_emails(emails)
-    if not 2 <= len(emails) <= 4:
+    entries = emails
+    if not isinstance(entries, list | tuple):
+        raise GameError("invalid", _("players must be a list of email addresses."))
+    bot_levels = _bot_levels(game, entries)
+    emails = _clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
+    if not 2 <= len(entries) <= 4:
         raise GameError("invalid", _("A game of Piratz needs 2 to 4 players."))
     if len(set(emails)) != len(emails):
         raise GameError("invalid", _("Each player may hold only one seat."))
     if host.email not in emails:
         raise GameError("invalid", _("Your own address must be among the players."))
+
+    if stand_in_bots is None:
+        stand_in_bots = len(entries) >= 3
+    if not isinstance(stand_in_bots, bool):
+        raise GameError("invalid", _("stand_in_bots must be true or false."))
 
     client_seed = clean_client_seed(game, client_seed)
     server_seed, commitment = new_server_seed(game)
@@ -136,9 +150,16 @@ def do_create_game(
             blind=blind,
             server_seed=server_seed,
             seed_commitment=commitment,
+            stand_in_bots=stand_in_bots,
             invitation_expires_at=now + timedelta(days=settings.INVITATION_DAYS),
         )
-        for number, email in enumerate(emails):
+        humans = iter(emails)
+        for number, level in enumerate(bot_levels):
+            if level:
+                # A bot accepts at once.
+                Seat.objects.create(game=record, seat=number, bot=level, accepted_at=now)
+                continue
+            email = next(humans)
             user = host if email == host.email else User.objects.get_or_create_for_email(email)
             Seat.objects.create(
                 game=record,
@@ -148,10 +169,36 @@ def do_create_game(
                 client_seed=client_seed if user == host else "",
             )
         for seat in record.seats.select_related("user"):
-            if seat.user_id != host.id:
+            if seat.user_id is not None and seat.user_id != host.id:
                 notify.queue_invitation(record, seat)
+        if not invitees:
+            _start(record, now)  # the host and bots only: everybody has accepted
     logger.info("game %s created by user %s for %d players", record.id, host.id, len(emails))
     return record
+
+
+BOT_PREFIX = "bot:"
+
+
+def _bot_levels(game: str, entries) -> list[str | None]:
+    """For each entry, its bot level (``"bot:<level>"``), or None for an address; refuses
+    a level the game's rules do not offer (or any bot in a game without bots)."""
+    levels = bots.levels_of(get_rules(game))
+    found: list[str | None] = []
+    for entry in entries:
+        found.append(None)
+        if isinstance(entry, str) and entry.strip().lower().startswith(BOT_PREFIX):
+            level = entry.strip().lower()[len(BOT_PREFIX) :]
+            if not levels:
+                raise GameError("invalid", _("This game cannot seat bots."))
+            if level not in levels:
+                raise GameError(
+                    "invalid",
+                    _("Unknown bot level %(level)r; choose from %(levels)s.")
+                    % {"level": level, "levels": ", ".join(levels)},
+                )
+            found[-1] = level
+    return found
 
 
 def invitation_token(game: Game, seat: Seat) -> str:

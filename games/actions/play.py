@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import deadlines, events, notify
+from games import bots, deadlines, events, notify
 from games.actions.common import end_game, lock_game
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
@@ -82,6 +82,11 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
             )
         if game.current_seat != seat:
             raise GameError("not_your_turn", _("It is not your turn."))
+        if bots.bot_to_move(game) is not None:
+            raise GameError(
+                "not_your_turn",
+                _("A bot is playing your seat: take your seat back first, then move."),
+            )
         if version != game.version:
             raise GameError(
                 "stale_version",
@@ -118,6 +123,9 @@ def do_play_timeout(
     blank; or use ``moderation.do_force_automatic_move``), and the move's audit entry is
     written in this transaction; for them the deadline does not matter, and a changed
     ``expected_version`` raises ``stale_version`` instead of passing in silence.
+    When a bot plays the seat to move (its task was lost), the bot's move is played
+    instead: not automatic, never counted by P25 (``games.bots``). After an automatic
+    move, a stand-in may take the seat (``bots.stand_in_after_timeouts``).
     Returns the game after the move.
     """
     if moderator is not None:
@@ -147,6 +155,17 @@ def do_play_timeout(
         # The seats (with users) serve the standing order, the next turn's deadline and
         # the emails alike: one query.
         prefetch_related_objects([game], SEATS_WITH_USERS)
+        if bots.bot_to_move(game) is not None:
+            move = _play_bot_move(game)
+            if moderator is not None:
+                audit.record(
+                    moderator,
+                    AuditAction.FORCE_AUTOMATIC_MOVE,
+                    reason=reason,
+                    game=game,
+                    extra={"version": move.number - 1, "move": move.number, "bot": True},
+                )
+            return game
         state = game.load_state()
         # The player's standing order picks the type where it can; the rules' P24 choice
         # otherwise. Either way the move is automatic, so P25 still counts it as such.
@@ -163,6 +182,7 @@ def do_play_timeout(
             automatic=True,
         )
         notify.queue_auto_moved(game, move, face_up_before=face_up_before)
+        bots.stand_in_after_timeouts(game, move.seat, move.at)
         if moderator is not None:
             audit.record(
                 moderator,
@@ -226,8 +246,13 @@ def _apply(
         end_game(game, GameStatus.FINISHED, EndReason.NONE, now, last_move=move)
         notify.queue_game_over(game)
         return move
-    if game.round != round_played and _round_was_abandoned(game, round_played):
-        # Rules P25: nobody played a single move of a whole round: they have all gone.
+    if (
+        game.round != round_played
+        and _round_was_abandoned(game, round_played)
+        and not bots.stand_in_instead_of_abandoning(game, round_played, now)
+    ):
+        # Rules P25: nobody played a single move of a whole round: they have all gone
+        # (with stand-ins on, bots took their seats instead and the game goes on).
         end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
         notify.queue_game_ended(game)
         return move
@@ -243,6 +268,37 @@ def _apply(
         # Not when the turn comes back to the last spade holder (P16): they are playing.
         notify.queue_turn_email(game, game.current_seat)
     events.move_applied.send(sender=Game, game=game, move=move)
+    return move
+
+
+def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
+    """The bot whose turn it is plays one move in the game, chosen from game
+    ``expected_version`` (what ``games.tasks.play_bot_turn`` was sent with).
+
+    Does nothing and returns None when the game moved on (another version), ended, or
+    waits for a human (a player took their seat back): a task delivered twice, or racing
+    the deadline sweep, acts once. The move is logged with ``actor`` bot, not automatic.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != GameStatus.ACTIVE or game.version != expected_version:
+            return None
+        prefetch_related_objects([game], SEATS_WITH_USERS)
+        if bots.bot_to_move(game) is None:
+            return None
+        _play_bot_move(game)
+    return game
+
+
+def _play_bot_move(game: Game) -> Move:
+    """The bot to move in the locked ``game`` (seats prefetched) plays: one move."""
+    seat = game.current_seat
+    move = _apply(game, seat, bots.choose_action(game, seat), actor=Actor.BOT, actor_user=None)
+    if game.is_active and game.current_seat == seat and bots.bot_to_move(game) is not None:
+        # The same bot goes on (the turn's next step): its clock restarts with each step,
+        # so a long turn is not handed to the sweep while its tasks are doing fine.
+        game.deadline = bots.bot_deadline(move.at)
+        game.save(update_fields=["deadline", "updated_at"])
     return move
 
 

@@ -48,6 +48,19 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class PlayerEntryField(serializers.CharField):
+    """A seat of a new game: the player's address, or ``"bot:<level>"`` for a bot.
+
+    The level is checked against the game's rules (``BOT_LEVELS``) by the service.
+    """
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data).strip()
+        if value.lower().startswith("bot:"):
+            return value.lower()
+        return serializers.EmailField(max_length=EMAIL_MAX_LENGTH).run_validation(value)
+
+
 class ClientSeedField(serializers.RegexField):
     """A client seed (games.fairness): a JSON string of 1-64 characters A-Z a-z 0-9 - _."""
 
@@ -65,10 +78,11 @@ class GameCreateSerializer(StrictSerializer):
 
     game = serializers.ChoiceField(choices=available_games())
     players = serializers.ListField(
-        child=serializers.EmailField(max_length=EMAIL_MAX_LENGTH),
+        child=PlayerEntryField(),
         min_length=2,
         max_length=4,
-        help_text="Seat order: 2-4 distinct addresses, yours among them.",
+        help_text="Seat order: 2-4 distinct addresses, yours among them; "
+        '"bot:<level>" (e.g. "bot:careful") seats a bot instead.',
     )
     turn_hours = StrictIntegerField(
         min_value=actions.MIN_TURN_HOURS, max_value=actions.MAX_TURN_HOURS, default=72
@@ -87,6 +101,12 @@ class AcceptRequestSerializer(StrictSerializer):
         help_text="Your optional contribution to the shuffle key (1-64 characters: A-Z, a-z, "
         "0-9, - and _), public once given. The game is dealt with a key derived from the "
         "server's committed seed and every player's client seed.",
+    )
+    stand_in_bots = StrictBooleanField(
+        required=False,
+        help_text="Let a careful bot take the seat of a player who times out "
+        "STAND_IN_AFTER_TIMEOUTS turns in a row, or instead of abandoning the game (P25). "
+        "Default: on for 3-4 players.",
     )
 
 
@@ -146,6 +166,13 @@ class MoveRequestSerializer(StrictSerializer):
             "action": kind,
             **{name: self.validated_data[name] for name in PIRATZ_ACTION_FIELDS[kind]},
         }
+
+
+class SeatBotSerializer(serializers.Serializer):
+    level = serializers.CharField(help_text="The bot's level, one of the game's bot levels.")
+    standing_in = serializers.BooleanField(
+        help_text="A stand-in for the seat's player, who may take it back."
+    )
 
 
 # Formats a datetime as DRF's DateTimeField does (ISO 8601, UTC as "Z"); it needs no parent.
@@ -217,7 +244,9 @@ class PlannedRepresentation:
 
 class SeatSerializer(PlannedRepresentation, serializers.Serializer):
     seat = serializers.IntegerField()
-    name = serializers.CharField(source="user.public_name")
+    name = serializers.CharField(
+        source="public_name", help_text="The player's name, or the bot's with its level."
+    )
     accepted = serializers.BooleanField()
     client_seed = serializers.SerializerMethodField(
         help_text="The player's contribution to the shuffle key, or null if they gave none."
@@ -226,10 +255,19 @@ class SeatSerializer(PlannedRepresentation, serializers.Serializer):
     def get_client_seed(self, seat) -> str | None:
         return fairness.public_client_seed(seat)
 
+    bot = serializers.SerializerMethodField(
+        help_text="The bot playing this seat, or null while its player plays."
+    )
     on_vacation_until = serializers.SerializerMethodField(
         help_text="The end of the player's vacation running now (their clock is paused "
         "until then), or null."
     )
+
+    @extend_schema_field(SeatBotSerializer(allow_null=True))
+    def get_bot(self, seat) -> dict | None:
+        if not seat.bot:
+            return None
+        return {"level": seat.bot, "standing_in": seat.user_id is not None}
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_on_vacation_until(self, seat) -> str | None:
@@ -262,6 +300,7 @@ class GameSerializer(PlannedRepresentation, serializers.ModelSerializer):
             "you",
             "turn_hours",
             "blind",
+            "stand_in_bots",
             "deadline",
             "state",
             "created_at",

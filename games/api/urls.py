@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games.api import standing_order, views
+from games.api import standing_order, take_back, views
 from games.api.verification import verification
 
 urlpatterns = [
@@ -18,6 +18,7 @@ urlpatterns = [
         name="api-game-standing-order",
     ),
     path("games/<uuid:game_id>/verification/", verification, name="api-game-verification"),
+    path("games/<uuid:game_id>/take-back/", take_back.take_back, name="api-game-take-back"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -65,6 +65,7 @@ class GameListCreateView(ListAPIView):
                 turn_hours=data["turn_hours"],
                 blind=data["blind"],
                 client_seed=data.get("client_seed"),
+                stand_in_bots=data.get("stand_in_bots"),
             )
         except actions.GameError as error:
             raise refused(error) from None

@@ -1,0 +1,138 @@
+"""Who plays a seat: a player takes their seat back from a stand-in bot; a moderator hands
+a player's seat to a bot. Both are logged (``SeatChange``; the moderator's also in the
+audit log). The bots' own moves are ``games.actions.play.do_play_bot_move``."""
+
+import logging
+
+from django.db import transaction
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import bots, deadlines
+from games.actions.common import lock_game
+from games.errors import GameError, status_word
+from games.models import Actor, Game, GameStatus, SeatChange
+from games.queries import SEATS_WITH_USERS
+from moderation import audit
+from moderation.models import AuditAction
+
+logger = logging.getLogger(__name__)
+
+
+def do_take_back_seat(game_id, user: User) -> Game:
+    """``user`` plays their seat again: the stand-in bot leaves it (one click, logged).
+
+    When the game waits for that seat, the player's turn starts now with a fresh clock.
+    Raises ``GameError``: ``not_found`` (no such game, or not a player of it),
+    ``not_a_player`` (staff without a seat), ``game_not_active`` (the game has ended),
+    ``invalid`` (no bot stands in for them), ``suspended`` (a moderator's suspension runs).
+    Returns the game, seats prefetched.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        prefetch_related_objects([game], SEATS_WITH_USERS)
+        row = next((s for s in game.seats.all() if s.user_id == user.id), None)
+        if row is None:
+            if user.is_staff:
+                raise GameError("not_a_player", _("You may see this game but hold no seat in it."))
+            raise GameError("not_found", _("No such game, or you are not a player of it."))
+        if game.status != GameStatus.ACTIVE:
+            raise GameError(
+                "game_not_active",
+                _("This game is %(status)s.") % {"status": status_word(game.status)},
+            )
+        if not row.bot:
+            raise GameError("invalid", _("You are playing your seat already."))
+        # Read from the database: the caller's ``user`` may predate the suspension.
+        if User.objects.filter(User.suspended_q(timezone.now()), pk=user.pk).exists():
+            raise GameError(
+                "suspended",
+                _("A moderator has suspended your account, so you cannot play for now."),
+            )
+        now = timezone.now()
+        level = row.bot
+        row.bot = ""
+        row.save(update_fields=["bot"])
+        SeatChange.objects.create(
+            game=game,
+            seat=row.seat,
+            kind=SeatChange.Kind.TAKEN_BACK,
+            level=level,
+            actor=Actor.PLAYER,
+            actor_user=user,
+            version=game.version,
+            at=now,
+        )
+        if game.current_seat == row.seat:
+            # The bot's turn becomes the player's: their own clock and reminders, from now.
+            deadlines.start_turn(game, now)
+            game.save(update_fields=[*deadlines.TURN_FIELDS, "updated_at"])
+        logger.info("game %s: user %s took seat %d back", game.id, user.id, row.seat)
+    return game
+
+
+def do_replace_with_bot(
+    game_id,
+    moderator: User,
+    seat: int | None,
+    *,
+    reason: str,
+    level: str = bots.STAND_IN_LEVEL,
+    version: int | None = None,
+) -> Game:
+    """A moderator hands the seat ``seat`` (a suspended or absent player's) to a bot;
+    None: the seat the game waits for (at ``version``, as the admin's action shows it).
+
+    The player keeps the seat, is emailed, and may take it back (once any suspension is
+    over). ``version``: the game version the moderator saw (None: not checked). The
+    ``reason`` (required) goes to the audit log, written in this transaction. Raises
+    ``GameError``: ``invalid`` (blank reason, no such seat, a bot already plays it, an
+    unknown level), ``game_not_active``, ``stale_version``.
+    """
+    reason = audit.clean_reason(reason)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        prefetch_related_objects([game], SEATS_WITH_USERS)
+        if game.status != GameStatus.ACTIVE:
+            raise GameError(
+                "game_not_active",
+                _("This game is %(status)s.") % {"status": status_word(game.status)},
+            )
+        if version is not None and version != game.version:
+            raise GameError(
+                "stale_version",
+                _(
+                    "The game has moved on from version %(seen)d to %(now)d since you "
+                    "looked; nothing was done. Look again and decide."
+                )
+                % {"seen": version, "now": game.version},
+            )
+        if level not in bots.levels_of(game.rules):
+            raise GameError("invalid", _("This game has no bot of that level."))
+        if seat is None:
+            seat = game.current_seat
+        row = next((s for s in game.seats.all() if s.seat == seat), None)
+        if row is None:
+            raise GameError("invalid", _("This game has no seat %(seat)d.") % {"seat": seat})
+        if row.bot:
+            raise GameError("invalid", _("A bot plays that seat already."))
+        bots.hand_to_bot(
+            game,
+            row,
+            why=bots.WHY_MODERATOR,
+            now=timezone.now(),
+            actor=Actor.MODERATOR,
+            actor_user=moderator,
+            level=level,
+        )
+        audit.record(
+            moderator,
+            AuditAction.REPLACE_WITH_BOT,
+            reason=reason,
+            game=game,
+            user=row.user,
+            extra={"seat": seat, "level": level, "version": game.version},
+        )
+    return game

@@ -1,0 +1,38 @@
+"""Taking your seat back from the stand-in bot that plays it (README "Bots at the table")."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.decorators import api_view
+
+from games import actions
+from games.api.errors import refused
+from games.api.serializers import ErrorSerializer, GameSerializer
+from games.api.views import _game_response
+
+
+@extend_schema(
+    summary="Take your seat back from the bot standing in for you",
+    description="A stand-in bot plays your seat after you timed out several turns in a "
+    "row, instead of abandoning the game (rules P25), or because a moderator handed it "
+    "to one. This gives it back to you: when the game waits for your seat, your turn "
+    "starts now with a fresh clock. Logged.",
+    request=None,
+    responses={
+        200: GameSerializer,
+        400: OpenApiResponse(
+            ErrorSerializer, description="`invalid`: no bot stands in for you in this game."
+        ),
+        403: OpenApiResponse(
+            ErrorSerializer,
+            description="`not_a_player`: you may see the game (staff) but hold no seat in "
+            "it; `suspended`: a moderator's suspension of your account runs.",
+        ),
+        409: OpenApiResponse(ErrorSerializer, description="`game_not_active`"),
+    },
+)
+@api_view(["POST"])
+def take_back(request, game_id):
+    try:
+        game = actions.do_take_back_seat(game_id, request.user)
+    except actions.GameError as error:
+        raise refused(error) from None
+    return _game_response(request, game)

@@ -1,0 +1,250 @@
+"""Bots at the table: who a bot is, when its turn is scheduled, and when one stands in.
+
+A seat is played by a bot when ``Seat.bot`` names a level of the game's rules
+(``rules.BOT_LEVELS``): a bot's own seat (no user, seated by the host) or a stand-in for
+a player who keeps the seat and may take it back (``games.actions.bots``).
+
+Bot moves go through ``games.actions.play.do_play_bot_move`` like any move. When the turn
+passes to a bot, ``schedule_bot_turn`` (connected to ``games.events`` in
+``GamesConfig.ready``) publishes ``games.tasks.play_bot_turn`` after commit, with a
+countdown of ``BOT_MOVE_DELAY_SECONDS`` so the game feels natural; the bot's turn also
+gets a short deadline (``bot_deadline``), so that a lost task is played by the deadline
+sweep (as a bot move, never P24). A countdown is safe here where the sweeps avoid them:
+it is seconds, far below the broker's redelivery timeout, a task delivered twice finds
+the version moved on and does nothing, and a task lost with the broker is the sweep's.
+
+Only the engine's ``view`` for the bot's own seat and the public log as that seat may
+see it (``games.movelog.public_log``) reach a bot: never the secret state.
+"""
+
+import logging
+import random
+from datetime import datetime, timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import notify
+from games.models import Actor, Game, GameStatus, Move, Seat, SeatChange
+from games.movelog import public_log
+
+logger = logging.getLogger(__name__)
+
+# The level every stand-in plays.
+STAND_IN_LEVEL = "careful"
+
+# The words for the levels the rules know (``rules.BOT_LEVELS``); another level shows as is.
+LEVEL_WORDS = {
+    "random": gettext_lazy("random"),
+    "careful": gettext_lazy("careful"),
+    "strong": gettext_lazy("strong"),
+}
+
+# A bot's own seat is named after a pirate, by seat number: distinct in every game
+# without a query, and the same in every language (names are not translated).
+BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Black Bart")
+
+# Why a bot stands in (``SeatChange.why``).
+WHY_TIMEOUTS, WHY_ABANDONMENT, WHY_MODERATOR = "timeouts", "abandonment", "moderator"
+
+
+def levels_of(rules) -> tuple[str, ...]:
+    """The bot levels a rules module offers (weakest first); empty: no bots in that game."""
+    return tuple(getattr(rules, "BOT_LEVELS", ()))
+
+
+def level_word(level: str) -> str:
+    return str(LEVEL_WORDS.get(level, level))
+
+
+def bot_name(seat: int) -> str:
+    """The name of the bot in seat ``seat`` (a bot's own seat)."""
+    return BOT_NAMES[seat % len(BOT_NAMES)]
+
+
+def seat_name(seat: Seat) -> str:
+    """What players read for ``seat`` (``Seat.public_name``), in the active language.
+
+    The player's name; a bot's own seat: its name and level ("Calico Jack (careful
+    bot)"); a stand-in: the player's name and the bot's level, so nobody mistakes the
+    bot's moves for the player's.
+    """
+    if not seat.bot:
+        return seat.user.public_name
+    if seat.user_id is None:
+        return _("%(name)s (%(level)s bot)") % {
+            "name": bot_name(seat.seat),
+            "level": level_word(seat.bot),
+        }
+    return _("%(name)s (a %(level)s bot stands in)") % {
+        "name": seat.user.public_name,
+        "level": level_word(seat.bot),
+    }
+
+
+def seat_row(game: Game, number: int) -> Seat:
+    """The seat row ``number`` of ``game`` (the prefetched seats when the caller has them)."""
+    return next(row for row in game.seats.all() if row.seat == number)
+
+
+def bot_to_move(game: Game) -> Seat | None:
+    """The seat row of the bot whose move ``game`` waits for, or None (a human's, or over)."""
+    if game.status != GameStatus.ACTIVE or game.current_seat is None:
+        return None
+    row = seat_row(game, game.current_seat)
+    return row if row.bot else None
+
+
+def bot_deadline(now: datetime) -> datetime:
+    """The deadline of a bot's turn begun at ``now``: its task's delay and a grace period,
+    after which the deadline sweep plays the bot's move (the task was lost)."""
+    return now + timedelta(
+        seconds=settings.BOT_MOVE_DELAY_SECONDS + settings.BOT_TURN_GRACE_SECONDS
+    )
+
+
+def choose_action(game: Game, seat: int, rng: random.Random | None = None) -> dict:
+    """The action the bot at ``seat`` plays now, from what that seat may see only."""
+    rules = game.rules
+    view = game.table_view(seat)
+    memory = public_log(game, seat)
+    level = seat_row(game, seat).bot
+    return rules.choose_bot_action(view, level, rng or random.SystemRandom(), memory)
+
+
+# --- Scheduling the bot's turn ------------------------------------------------------------
+
+
+def schedule_bot_turn(game: Game) -> bool:
+    """When ``game`` (locked, just saved) waits for a bot, publish its task after commit.
+
+    Connected to ``events.move_applied`` and ``events.game_started``; also called when a
+    seat changes hands mid-turn. Returns whether a task was scheduled. Publishing is
+    ``robust``: a broker that is down fails nobody's request; the deadline sweep plays
+    the bot's move when its short deadline passes.
+    """
+    if bot_to_move(game) is None:
+        return False
+    game_id, version = str(game.id), game.version
+
+    def publish():
+        from games.tasks import play_bot_turn  # tasks import the actions, which import us
+
+        if current_app.conf.task_always_eager and not settings.BOT_EAGER_ON_COMMIT:
+            # Eager (unit tests): the task would run inside the caller, nesting one bot
+            # move in the commit of the last. Tests call the task or the sweep instead.
+            return
+        delay = settings.BOT_MOVE_DELAY_SECONDS
+        play_bot_turn.apply_async((game_id, version), countdown=delay or None)
+
+    transaction.on_commit(publish, robust=True)
+    return True
+
+
+def on_move_applied(sender, game: Game, move: Move, **kwargs) -> None:
+    schedule_bot_turn(game)
+
+
+def on_game_started(sender, game: Game, **kwargs) -> None:
+    schedule_bot_turn(game)
+
+
+# --- Stand-ins ----------------------------------------------------------------------------
+
+
+def hand_to_bot(
+    game: Game,
+    row: Seat,
+    *,
+    why: str,
+    now: datetime,
+    actor: str = Actor.SERVICE,
+    actor_user=None,
+    level: str = STAND_IN_LEVEL,
+    begin_turn: bool = True,
+) -> SeatChange:
+    """A bot of ``level`` plays ``row``'s seat in the locked ``game`` from now on.
+
+    The player keeps the seat and is emailed (``notify.queue_stand_in``); they can take it
+    back (``games.actions.bots.do_take_back_seat``). Logged as a ``SeatChange``. When the
+    game waits for that seat right now, the bot's turn starts at once (a short deadline,
+    its task scheduled), unless ``begin_turn`` is False (the caller is handing the turn on
+    itself, as a move does). Must run in the transaction that locked the game.
+    """
+    row.bot = level
+    row.save(update_fields=["bot"])
+    change = SeatChange.objects.create(
+        game=game,
+        seat=row.seat,
+        kind=SeatChange.Kind.STAND_IN,
+        level=level,
+        why=why,
+        actor=actor,
+        actor_user=actor_user,
+        version=game.version,
+        at=now,
+    )
+    if begin_turn and game.status == GameStatus.ACTIVE and game.current_seat == row.seat:
+        start_bot_turn(game, now)
+    notify.queue_stand_in(game, row, why=why)
+    logger.info("game %s: a %s bot stands in for seat %d (%s)", game.id, level, row.seat, why)
+    return change
+
+
+def start_bot_turn(game: Game, now: datetime) -> None:
+    """The bot now to move in the locked ``game`` gets its short deadline and its task."""
+    game.deadline = bot_deadline(now)
+    game.next_reminder_at = None
+    game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
+    schedule_bot_turn(game)
+
+
+def timed_out_in_a_row(game: Game, seat: int) -> int:
+    """How many of ``seat``'s latest moves in a row were automatic (rules P24)."""
+    limit = settings.STAND_IN_AFTER_TIMEOUTS
+    latest = Move.objects.filter(game=game, seat=seat).order_by("-number")[:limit]
+    count = 0
+    for move in latest:
+        if not move.automatic:
+            break
+        count += 1
+    return count
+
+
+def stand_in_after_timeouts(game: Game, seat: int, now: datetime) -> bool:
+    """After an automatic move for ``seat``: a stand-in takes over once its player has
+    timed out ``STAND_IN_AFTER_TIMEOUTS`` turns in a row (the game's option on)."""
+    if not game.stand_in_bots or game.status != GameStatus.ACTIVE:
+        return False
+    row = seat_row(game, seat)
+    if row.bot or row.user_id is None:
+        return False
+    if timed_out_in_a_row(game, seat) < settings.STAND_IN_AFTER_TIMEOUTS:
+        return False
+    hand_to_bot(game, row, why=WHY_TIMEOUTS, now=now)
+    return True
+
+
+def stand_in_instead_of_abandoning(game: Game, round_number: int, now: datetime) -> bool:
+    """Rules P25 with stand-ins on: the round ``round_number`` was all automatic, so
+    instead of ending the game, a stand-in takes every seat whose player played none of
+    it. Returns False (P25 applies) when the game's option is off.
+
+    The game goes on; unless a player takes their seat back, the bots play it to its
+    regular end (a finished game with a result), which cannot run forever either.
+    """
+    if not game.stand_in_bots:
+        return False
+    played = set(
+        Move.objects.filter(game=game, round=round_number, automatic=False).values_list(
+            "seat", flat=True
+        )
+    )
+    for row in sorted(game.seats.all(), key=lambda r: r.seat):
+        if row.seat not in played and not row.bot and row.user_id is not None:
+            # The move being applied hands the turn on and starts it (``_apply``).
+            hand_to_bot(game, row, why=WHY_ABANDONMENT, now=now, begin_turn=False)
+    return True
