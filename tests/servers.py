@@ -63,7 +63,17 @@ class Gunicorn:
 
     failure: type[Exception] = ServerError
 
-    def __init__(self, env, *, workers: int, threads: int, worker_class: str, port: int = 0):
+    def __init__(
+        self,
+        env,
+        *,
+        workers: int | None,
+        threads: int | None,
+        worker_class: str | None,
+        port: int = 0,
+    ):
+        """None for ``workers``, ``threads`` or ``worker_class``: production's value, from
+        ``gunicorn.conf.py`` (gunicorn reads it from the working directory)."""
         self.env, self.workers, self.threads = env, workers, threads
         self.worker_class = worker_class
         self.port = port or free_port()
@@ -72,19 +82,16 @@ class Gunicorn:
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
 
     def start(self, timeout: float = 30) -> "Gunicorn":
-        command = [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "piratz_site.wsgi",
-            "--bind",
-            f"{HOST}:{self.port}",
-            "--workers",
-            str(self.workers),
-            "--worker-class",
-            self.worker_class,
-            "--threads",
-            str(self.threads),
-            "--keep-alive",
-            "10",
+        command = [str(Path(sys.executable).parent / "gunicorn"), "piratz_site.wsgi"]
+        command += ["--bind", f"{HOST}:{self.port}", "--keep-alive", "10"]
+        for flag, value in (
+            ("--workers", self.workers),
+            ("--worker-class", self.worker_class),
+            ("--threads", self.threads),
+        ):
+            if value is not None:
+                command += [flag, str(value)]
+        command += [
             # Import Django once in the master, before the readiness check: the workers
             # then serve at once, and no worker's start-up is timed as serving.
             "--preload",

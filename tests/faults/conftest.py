@@ -42,10 +42,10 @@ def stack(live_postgres, tmp_path, settings):
     settings.GAMES_PER_USER_PER_DAY = settings.INVITATIONS_PER_USER_PER_DAY = 1000
     started: list[Stack] = []
 
-    def start(*, worker: bool = True, beat: bool = True, **options) -> Stack:
+    def start(*, worker: bool = True, beat: bool = True, web: bool = True, **options) -> Stack:
         the_stack = Stack(tmp_path, **options)
         started.append(the_stack)
-        return the_stack.start(worker=worker, beat=beat)
+        return the_stack.start(worker=worker, beat=beat, web=web)
 
     yield start
     for the_stack in started:

@@ -114,14 +114,15 @@ def slow_half_request(port: int) -> socket.socket:
 
 def email_keys(emails) -> Counter:
     """(recipient, subject) of each outbox row: what the sink must have received, once each."""
-    return Counter((email.to, email.subject) for email in emails)
+    return Counter((email.to, " ".join(email.subject.split())) for email in emails)
 
 
 def sink_keys(sinks: list[SmtpSink]) -> Counter:
     keys = Counter()
     for sink in sinks:
         for envelope in sink.messages:
-            subject = str(message_from_bytes(envelope.content, policy=policy.default)["subject"])
+            subject = message_from_bytes(envelope.content, policy=policy.default)["subject"]
+            subject = " ".join(str(subject).split())  # unfolded, as the row has it
             for recipient in envelope.rcpt_tos:
                 keys[(recipient, subject)] += 1
     return keys
@@ -134,7 +135,8 @@ class Stack:
     comes back on the same port (a new sink object: ``sinks`` keeps every one's messages).
     """
 
-    def __init__(self, tmp: Path, *, gunicorn_threads: int = 8, **env_extra: str):
+    def __init__(self, tmp: Path, *, gunicorn_threads: int | None = 8, **env_extra: str):
+        """``gunicorn_threads=None``: production's worker settings (``gunicorn.conf.py``)."""
         self.tmp = tmp
         self.redis = RedisServer().start()
         self.sinks = [SmtpSink().start()]
@@ -156,14 +158,19 @@ class Stack:
             [sys.executable, "manage.py", "createcachetable"],
             cwd=ROOT, env=self.env, check=True, capture_output=True, timeout=60,
         )  # fmt: skip
-        self.web = Gunicorn(self.env, workers=2, threads=gunicorn_threads, worker_class="gthread")
+        self.web = (
+            Gunicorn(self.env, workers=2, threads=gunicorn_threads, worker_class="gthread")
+            if gunicorn_threads
+            else Gunicorn(self.env, workers=None, threads=None, worker_class=None)
+        )
 
-    def start(self, *, worker: bool = True, beat: bool = True) -> "Stack":
+    def start(self, *, worker: bool = True, beat: bool = True, web: bool = True) -> "Stack":
         if worker:
             self.start_worker("w1")
         if beat:
             self.processes.append(CeleryProcess.beat("b1", self.env, self.tmp).start())
-        self.web.start()
+        if web:
+            self.web.start()
         for process in self.processes:
             process.wait_ready()
         return self

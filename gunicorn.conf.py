@@ -1,0 +1,19 @@
+"""gunicorn's production settings: read from the working directory by `gunicorn piratz_site.wsgi`.
+
+Threads, not gunicorn's default single-threaded "sync" worker: a sync worker reads a
+request with a blocking socket, so one client that sends its headers slowly (slowloris)
+holds the whole worker, and with one worker the whole site. A gthread worker hands a
+connection to a thread only once it has data, and gives back one that stays silent for
+5 s; a client that keeps trickling bytes still holds one thread, so ``workers * threads``
+bounds how many such clients gunicorn alone can carry (tests/faults/test_slow_clients.py
+proves 40 with the defaults). Beyond that, serve behind a buffering proxy (nginx), which
+passes a request on only once it has all of it (README "Faults we test").
+
+Command-line flags override these (``bench/api.py`` sets its own).
+"""
+
+import os
+
+worker_class = "gthread"
+workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "32"))

@@ -1,0 +1,52 @@
+"""Slow clients (slowloris-style, bounded) do not stop others from playing.
+
+gunicorn runs with production's settings (``gunicorn.conf.py``: gthread workers).
+``SLOW_CLIENTS`` connections send a request's first lines and then one header byte at a
+time, slowly, for the whole test (each stays under gunicorn's limits, so none is cut off
+for being too big); meanwhile players play over fresh connections. Every move succeeds,
+none waits long.
+"""
+
+import contextlib
+import threading
+import time
+
+from tests.faults.stack import slow_half_request
+
+SLOW_CLIENTS = 40
+MOVES = 12
+
+
+def test_slow_clients_do_not_stop_others_from_playing(stack, table_of, two_player_games):
+    game_ids = two_player_games(2)
+    the_stack = stack(worker=False, beat=False, gunicorn_threads=None)  # as in production
+    table = table_of(the_stack)
+    stop = threading.Event()
+    slow = [slow_half_request(the_stack.web.port) for _ in range(SLOW_CLIENTS)]
+
+    def trickle():
+        while not stop.wait(0.5):
+            for sock in slow:
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"X")
+
+    trickler = threading.Thread(target=trickle)
+    trickler.start()
+    try:
+        time.sleep(1)  # every slow client has been accepted and is being read
+        answers = [table.play_one(game_ids[i % 2]) for i in range(MOVES)]
+    finally:
+        stop.set()
+        trickler.join()
+        for sock in slow:
+            sock.close()
+    answers = [answer for answer in answers if answer is not None]
+    slowest = max(answer.seconds for answer in answers)
+    print(
+        f"\nslow clients: {SLOW_CLIENTS} slow connections; moves {len(answers)}, ok"
+        f" {sum(a.status == 200 for a in answers)}, slowest {slowest:.2f} s"
+    )
+
+    assert [answer.status for answer in answers] == [200] * len(answers)
+    assert len(answers) == MOVES
+    assert slowest < 5
