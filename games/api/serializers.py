@@ -92,6 +92,12 @@ class GameCreateSerializer(StrictSerializer):
         help_text="Your optional contribution to the shuffle key (1-64 characters: A-Z, a-z, "
         "0-9, - and _); see the verification endpoint.",
     )
+    stand_in_bots = StrictBooleanField(
+        required=False,
+        help_text="Let a careful bot take the seat of a player who times out "
+        "STAND_IN_AFTER_TIMEOUTS turns in a row, or instead of abandoning the game (P25). "
+        "Default: on for 3-4 players.",
+    )
 
 
 class AcceptRequestSerializer(StrictSerializer):
@@ -101,12 +107,6 @@ class AcceptRequestSerializer(StrictSerializer):
         help_text="Your optional contribution to the shuffle key (1-64 characters: A-Z, a-z, "
         "0-9, - and _), public once given. The game is dealt with a key derived from the "
         "server's committed seed and every player's client seed.",
-    )
-    stand_in_bots = StrictBooleanField(
-        required=False,
-        help_text="Let a careful bot take the seat of a player who times out "
-        "STAND_IN_AFTER_TIMEOUTS turns in a row, or instead of abandoning the game (P25). "
-        "Default: on for 3-4 players.",
     )
 
 
