@@ -50,6 +50,17 @@ class CreateGameForm(forms.Form):
         label=gettext_lazy("Blind mode: nobody sees collected cards before the end"),
         required=False,
     )
+    # The host's share of the shuffle key (games.fairness); static/js/client_seed.js fills it.
+    client_seed = forms.RegexField(
+        r"^[A-Za-z0-9_-]{1,64}$",
+        label=gettext_lazy(
+            "Your seed for the shuffle (optional: your browser picked one at random; "
+            "letters, digits, - and _)"
+        ),
+        required=False,
+        max_length=64,
+        widget=forms.TextInput(attrs={"data-client-seed": "", "autocomplete": "off"}),
+    )
 
     def emails(self) -> list[str]:
         """The addresses given, in seat order (empty fields left out)."""
@@ -153,6 +164,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                     form.emails(),
                     turn_hours=form.cleaned_data["turn_hours"],
                     blind=form.cleaned_data["blind"],
+                    client_seed=form.cleaned_data["client_seed"] or None,
                 )
             except actions.GameError as refused:
                 form.add_error(None, refused.detail)
