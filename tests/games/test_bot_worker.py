@@ -1,0 +1,69 @@
+"""A game with three bots and one human runs to its end through the service and a real
+Celery worker: each move that hands the turn to a bot publishes the bot's task after
+commit (Redis, ``TEST_REDIS_URL``), the worker plays it and publishes the next one.
+
+PostgreSQL only: the worker process shares the test database (the CI's first run).
+"""
+
+from types import SimpleNamespace
+
+import pytest
+import redis
+from django.db import connection
+
+from games import actions
+from games.models import Actor, Game, GameStatus, Move
+from tests.processes import CeleryProcess, SmtpSink, celery_app_on, service_env, wait_until
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="a worker process shares the test database: PostgreSQL (the CI's first run)",
+    ),
+]
+
+
+@pytest.fixture
+def worker(redis_url, tmp_path):
+    broker = redis.Redis.from_url(redis_url)
+    broker.flushdb()
+    sink = SmtpSink().start()
+    env = service_env(broker_url=redis_url, smtp_port=sink.port, BOT_MOVE_DELAY_SECONDS="0")
+    process = CeleryProcess.worker("bots", env, tmp_path).start()
+    try:
+        process.wait_ready()
+        with celery_app_on(redis_url):  # this process publishes to the worker's broker
+            yield SimpleNamespace(process=process)
+    finally:
+        process.stop()
+        sink.stop()
+        broker.flushdb()
+
+
+def test_three_bots_and_a_human_play_a_whole_game_with_a_worker(worker, anna):
+    game = actions.do_create_game(anna, [anna.email, "bot:careful", "bot:random", "bot:strong"])
+
+    def waits_for_anna_or_ended() -> bool:
+        row = Game.objects.get(id=game.id)
+        return row.status != GameStatus.ACTIVE or row.current_seat == 0
+
+    for _ in range(500):
+        wait_until(waits_for_anna_or_ended, 30, "the bots to play up to Anna's turn")
+        row = Game.objects.get(id=game.id)
+        if row.status != GameStatus.ACTIVE:
+            break
+        legal = row.rules.legal_actions(row.load_state(), 0)
+        # Anna passes when she can: the game moves on quickly.
+        move = next((a for a in legal if a["action"] in ("pass", "resolve_alarm")), legal[0])
+        actions.do_play_move(game.id, anna, row.version, move)
+
+    row = Game.objects.get(id=game.id)
+    assert row.status == GameStatus.FINISHED, worker.process.output()[-3000:]
+    moves = Move.objects.filter(game=game)
+    assert moves.count() == row.version  # one move per version: no task acted twice
+    bot_moves = moves.exclude(seat=0)
+    assert bot_moves.count() > 0
+    assert set(bot_moves.values_list("actor", "automatic").distinct()) == {(Actor.BOT, False)}
+    assert set(moves.filter(seat=0).values_list("actor", flat=True)) == {Actor.PLAYER}
