@@ -355,6 +355,39 @@ class TournamentStats:
         return {"games": self.games, "levels": levels, "pairs": pairs}
 
 
+def check_tournament(levels: Sequence[str], games: int, players: int) -> tuple[str, ...]:
+    """The distinct ``levels`` in order; ``ValueError`` for an unknown level or a bad size."""
+    levels = tuple(dict.fromkeys(levels))
+    unknown = [level for level in levels if level not in piratz.BOT_LEVELS]
+    if unknown or len(levels) < 1:
+        raise ValueError(
+            f"unknown bot level {', '.join(unknown) or '(none)'}; "
+            f"levels: {', '.join(piratz.BOT_LEVELS)}"
+        )
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be at least 1, not {games!r}")
+    if type(players) is not int or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    return levels
+
+
+def tournament_game(
+    levels: Sequence[str],
+    players: int,
+    number: int,
+    *,
+    seed: int,
+    blind: bool = False,
+    choose=piratz.choose_bot_action,
+) -> BotGameRecord:
+    """Game ``number`` of a tournament (see ``tournament``): any game can be played alone,
+    so a tournament can be split between processes and give the same records."""
+    cycle = seatings(levels, players)
+    return play_bot_game(
+        cycle[number % len(cycle)], seed=seed + number // len(cycle), blind=blind, choose=choose
+    )
+
+
 def tournament(
     levels: Sequence[str],
     games: int,
@@ -372,23 +405,10 @@ def tournament(
     the deal cancel out between levels. ``on_game`` gets each ``BotGameRecord``. Raises
     ``ValueError`` for arguments out of range (an unknown level among them).
     """
-    levels = tuple(dict.fromkeys(levels))
-    unknown = [level for level in levels if level not in piratz.BOT_LEVELS]
-    if unknown or len(levels) < 1:
-        raise ValueError(
-            f"unknown bot level {', '.join(unknown) or '(none)'}; "
-            f"levels: {', '.join(piratz.BOT_LEVELS)}"
-        )
-    if type(games) is not int or games < 1:
-        raise ValueError(f"games must be at least 1, not {games!r}")
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-    cycle = seatings(levels, players)
+    levels = check_tournament(levels, games, players)
     stats = TournamentStats(levels)
     for number in range(games):
-        record = play_bot_game(
-            cycle[number % len(cycle)], seed=seed + number // len(cycle), blind=blind, choose=choose
-        )
+        record = tournament_game(levels, players, number, seed=seed, blind=blind, choose=choose)
         stats.add(record)
         if on_game is not None:
             on_game(record)

@@ -3,19 +3,49 @@
 import json
 import secrets
 import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.management.commands.simulate import _ProgressStream
 from games.rules import piratz
-from games.simulation import SimulationError, tournament
+from games.simulation import (
+    SimulationError,
+    TournamentStats,
+    check_tournament,
+    tournament_game,
+)
+
+# Games per task when the tournament is split between processes (--jobs): small enough
+# for a lively progress bar, large enough that sending the work costs nothing.
+CHUNK = 10
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
     """The value below which ``fraction`` of ``sorted_values`` lie (nearest rank)."""
     index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
     return sorted_values[index]
+
+
+def play_games(levels, players, seed, blind, numbers):
+    """Play the tournament's games ``numbers``; return their records and each level's
+    decision times in seconds. Module level, so that worker processes can run it."""
+    timings = {level: [] for level in levels}
+    clock = time.perf_counter
+
+    def timed_choice(view, level, rng, memory):
+        started = clock()
+        action = piratz.choose_bot_action(view, level, rng, memory)
+        timings[level].append(clock() - started)
+        return action
+
+    records = [
+        tournament_game(levels, players, number, seed=seed, blind=blind, choose=timed_choice)
+        for number in numbers
+    ]
+    return records, timings
 
 
 class Command(BaseCommand):
@@ -67,6 +97,16 @@ class Command(BaseCommand):
             ),
         )
         parser.add_argument(
+            "--jobs",
+            type=int,
+            default=1,
+            help=(
+                "Play in this many processes at once (default 1). The results are the same "
+                "for any number; decision times are per decision, but a busy machine "
+                "inflates them."
+            ),
+        )
+        parser.add_argument(
             "--json", action="store_true", help="Print the results as one JSON object."
         )
         parser.add_argument(
@@ -76,9 +116,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        levels = tuple(dict.fromkeys(options["bots"]))
-        games, players = options["games"], options["players"]
-        unknown = [level for level in levels if level not in piratz.BOT_LEVELS]
+        games, players, jobs = options["games"], options["players"], options["jobs"]
+        unknown = [level for level in options["bots"] if level not in piratz.BOT_LEVELS]
         if unknown:
             raise CommandError(
                 f"Unknown bot level {', '.join(unknown)}; levels: {', '.join(piratz.BOT_LEVELS)}."
@@ -88,42 +127,39 @@ class Command(BaseCommand):
             raise CommandError(f"--games must be at least 1, not {games}.")
         if players not in (2, 3, 4):
             raise CommandError(f"--players must be 2, 3 or 4, not {players}.")
+        if jobs < 1:
+            raise CommandError(f"--jobs must be at least 1, not {jobs}.")
+        levels = check_tournament(options["bots"], games, players)
         seed = options["seed"]
         seed_given = seed is not None
         if not seed_given:
             seed = secrets.randbits(32)
+        blind = options["blind"]
 
-        timings = {level: [] for level in levels}
-        clock = time.perf_counter
-
-        def timed_choice(view, level, rng, memory):
-            started = clock()
-            action = piratz.choose_bot_action(view, level, rng, memory)
-            timings[level].append(clock() - started)
-            return action
-
+        chunks = [range(start, min(start + CHUNK, games)) for start in range(0, games, CHUNK)]
         progress = tqdm(
             total=games,
             unit="game",
             file=_ProgressStream(self.stderr),
             disable=True if options["no_progress"] else None,
         )
-        started = clock()
+        stats = TournamentStats(levels)
+        timings = {level: [] for level in levels}
+        started = time.perf_counter()
         try:
-            stats = tournament(
-                levels,
-                games,
-                players,
-                seed=seed,
-                blind=options["blind"],
-                choose=timed_choice,
-                on_game=lambda record: progress.update(),
-            )
+            if jobs == 1:
+                results = (play_games(levels, players, seed, blind, chunk) for chunk in chunks)
+                self._collect(results, stats, timings, progress)
+            else:
+                with ProcessPoolExecutor(max_workers=jobs) as pool:
+                    # map yields in order, so the records are added as one process would.
+                    results = pool.map(partial(play_games, levels, players, seed, blind), chunks)
+                    self._collect(results, stats, timings, progress)
         except SimulationError as error:
             raise CommandError(str(error)) from None
         finally:
             progress.close()
-        elapsed = clock() - started
+        elapsed = time.perf_counter() - started
 
         summary = stats.summary()
         for row in summary["levels"]:
@@ -134,7 +170,8 @@ class Command(BaseCommand):
             row["decision_ms_max"] = 1000 * values[-1] if values else None
         summary.update(
             players=players,
-            blind=options["blind"],
+            blind=blind,
+            jobs=jobs,
             seed=seed,
             elapsed_seconds=round(elapsed, 3),
         )
@@ -142,6 +179,15 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(summary, indent=2))
         else:
             self.stdout.write(self.format_summary(summary, seed_given=seed_given))
+
+    @staticmethod
+    def _collect(results, stats, timings, progress):
+        for records, chunk_timings in results:
+            for record in records:
+                stats.add(record)
+            for level, values in chunk_timings.items():
+                timings[level].extend(values)
+            progress.update(len(records))
 
     @staticmethod
     def format_summary(summary: dict, *, seed_given: bool) -> str:
