@@ -10,7 +10,7 @@ INSTALLED := $(VENV)/.requirements-installed
 ADDR ?= 127.0.0.1:8000
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format bench bench-api clean-venv
+.PHONY: help run test faults lint format bench bench-api clean-venv
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -26,6 +26,12 @@ run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (S
 
 test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The fault suite (tests/faults/, README "Faults we test") is part of `make test` too; this
+# runs only it, on PostgreSQL (its processes share the test database).
+faults: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/piratz
+faults: $(INSTALLED)  ## Run only the fault suite (real gunicorn, Celery, Redis, PostgreSQL, SMTP).
+	$(PY) -m pytest -m faults -s -p no:cacheprovider tests/faults $(PYTEST_ARGS)
 
 lint: $(INSTALLED)  ## Check style with ruff.
 	$(VENV)/bin/ruff check .

@@ -14,6 +14,8 @@ _ERROR_ANSWERS = {
     "past the end), or you are neither a player of the game nor staff.",
     413: "`too_large`: the request body is larger than the service accepts.",
     429: "`throttled`: too many requests; try again later.",
+    503: "`unavailable`: the database cannot be reached just now; nothing was changed. "
+    "Repeat the request after `Retry-After` seconds.",
 }
 
 
@@ -21,8 +23,8 @@ class ApiAutoSchema(AutoSchema):
     """``DEFAULT_SCHEMA_CLASS``: documents the shared error answers on every operation.
 
     Errors the API's shared machinery gives anywhere are added here once, so no view
-    can forget one: 404 (any address), 429 (throttling), 401 (unless the view lets
-    anyone in), and where a request body is read 400 and 413. A view still documents its
+    can forget one: 404 (any address), 429 (throttling), 503 (database unreachable),
+    401 (unless the view lets anyone in), and where a request body is read 400 and 413. A view still documents its
     own errors (403, 409) with ``extend_schema``; what it documents is kept as it is.
     Request bodies of serializers with ``rejects_unknown_fields`` say
     ``additionalProperties: false``, as the API answers 400 to an unknown field.

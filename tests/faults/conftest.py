@@ -30,6 +30,13 @@ def require(condition: bool, why: str) -> None:
 
 
 @pytest.fixture
+def postgres_run():
+    """Only in the PostgreSQL run: CI runs the suite twice, once is enough for this test."""
+    if connection.vendor != "postgresql":
+        pytest.skip("runs in the PostgreSQL run of the suite")
+
+
+@pytest.fixture
 def live_postgres(transactional_db):
     """The live test database, which the stack's processes share: PostgreSQL only."""
     if connection.vendor != "postgresql":

@@ -34,7 +34,7 @@ def manage(env: dict, *args: str) -> str:
 
 
 @pytest.fixture
-def cluster():
+def cluster(postgres_run):
     try:
         postgres_bin_dir()
     except ServerError as error:
