@@ -24,8 +24,9 @@ class ApiAutoSchema(AutoSchema):
 
     Errors the API's shared machinery gives anywhere are added here once, so no view
     can forget one: 404 (any address), 429 (throttling), 503 (database unreachable),
-    401 (unless the view lets anyone in), and where a request body is read 400 and 413. A view still documents its
-    own errors (403, 409) with ``extend_schema``; what it documents is kept as it is.
+    401 (unless the view lets anyone in), and where a request body is read 400 and 413.
+    A view still documents its own errors (403, 409) with ``extend_schema``; what it
+    documents is kept as it is.
     Request bodies of serializers with ``rejects_unknown_fields`` say
     ``additionalProperties: false``, as the API answers 400 to an unknown field.
     """
