@@ -16,11 +16,9 @@ import random
 import re
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import warnings
@@ -37,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.simulation import choose_action  # noqa: E402  (pure: needs no Django settings)
+from tests import servers  # noqa: E402  (standard library only)
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/piratz_bench"
 HOST = "127.0.0.1"  # the benchmark only ever talks to the gunicorn it started
@@ -342,80 +341,10 @@ def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, 
 # --- gunicorn ---------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
+class Gunicorn(servers.Gunicorn):
+    """The tests' gunicorn helper (tests/servers.py), failing with ``BenchError``."""
 
-
-class Gunicorn:
-    """gunicorn as a child process in its own session, always stopped by ``stop``."""
-
-    def __init__(self, env, *, workers: int, threads: int, worker_class: str):
-        self.env, self.workers, self.threads = env, workers, threads
-        self.worker_class = worker_class
-        self.port = free_port()
-        self.process = None
-        # Read after stop() for the error report; the OS deletes it when the script ends.
-        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
-
-    def start(self, timeout: float = 30) -> None:
-        command = [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "piratz_site.wsgi",
-            "--bind",
-            f"{HOST}:{self.port}",
-            "--workers",
-            str(self.workers),
-            "--worker-class",
-            self.worker_class,
-            "--threads",
-            str(self.threads),
-            "--keep-alive",
-            "10",
-            # Import Django once in the master, before the readiness check: the workers
-            # then serve at once, and no worker's start-up is timed as serving.
-            "--preload",
-            "--log-level",
-            "warning",
-        ]
-        # Own session: a Ctrl-C in the terminal reaches only this script, which then
-        # stops gunicorn in order (and a killpg can never reach anything else).
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise BenchError(f"gunicorn exited at start:\n{self.log_tail()}")
-            try:
-                connection = http.client.HTTPConnection(HOST, self.port, timeout=2)
-                connection.request("GET", "/api/games/")
-                connection.getresponse().read()  # any answer (401) means it serves
-                connection.close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise BenchError(f"gunicorn did not answer within {timeout:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self) -> str:
-        self.log.seek(0)
-        return self.log.read()[-3000:]
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()  # SIGTERM: gunicorn's graceful shutdown
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=5)
+    failure = BenchError
 
 
 # --- Playing over HTTP ------------------------------------------------------------------------
