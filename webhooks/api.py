@@ -3,9 +3,10 @@
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
+from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
 
+from accounts.throttling import UserRateThrottle
 from games.api.errors import STATUS_OF_CODE, ApiError
 from games.api.serializers import ErrorSerializer, StrictSerializer
 from games.errors import GameError
@@ -29,6 +30,18 @@ _DESCRIPTION = (
 _NOT_A_PLAYER = OpenApiResponse(
     ErrorSerializer, description="`not_a_player`: staff without a seat in the game."
 )
+
+
+class WebhookCreateThrottle(UserRateThrottle):
+    """Adding a webhook resolves a host name the caller chose: at most ``rate`` tries per
+    user, refused ones included, so the service is nobody's DNS prober. A budget of its
+    own (scope), on ``POST`` only."""
+
+    scope = "webhooks"
+    rate = "30/hour"
+
+    def allow_request(self, request, view) -> bool:
+        return request.method != "POST" or super().allow_request(request, view)
 
 
 def _refused(error: GameError) -> ApiError:
@@ -114,9 +127,14 @@ class WebhookCreatedSerializer(WebhookSerializer):
             description="`game_not_active`: the game has ended; `limit_reached`: the "
             "game has its maximum of webhooks (`WEBHOOKS_PER_GAME`).",
         ),
+        429: OpenApiResponse(
+            ErrorSerializer,
+            description="`throttled`: more than 30 webhooks tried in an hour (refused ones count).",
+        ),
     },
 )
 @api_view(["GET", "POST"])
+@throttle_classes([WebhookCreateThrottle])
 def webhooks(request, game_id):
     if request.method == "GET":
         try:

@@ -5,6 +5,7 @@ import pytest
 from games import actions
 from tests.factories import client_for, start_game
 from webhooks import signing
+from webhooks.api import WebhookCreateThrottle
 from webhooks.models import Webhook
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +115,15 @@ def test_the_schema_documents_the_endpoints(client):
     assert "X-Piratz-Signature" in path["post"]["description"]
     assert "409" in path["post"]["responses"]
     assert "delete" in schema["paths"]["/api/games/{game_id}/webhooks/{webhook_id}/"]
+
+
+def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver, monkeypatch):
+    monkeypatch.setattr(WebhookCreateThrottle, "rate", "2/hour")
+    refused = {"kind": "json", "url": "https://10.0.0.1/"}
+    for _ in range(2):
+        assert client_for(anna).post(webhooks_url(game), refused, format="json").status_code == 400
+    body = {"kind": "json", "url": receiver.url()}
+    answer = client_for(anna).post(webhooks_url(game), body, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (429, "throttled")
+    assert client_for(anna).get(webhooks_url(game)).status_code == 200  # reading is free
+    assert client_for(bert).post(webhooks_url(game), body, format="json").status_code == 201
