@@ -93,7 +93,8 @@ def verification(game: Game) -> dict:
     ``commitment`` (the seed hashes to the commitment), ``key`` (the seed and client
     seeds give the key the game was dealt with), ``deal`` (the cube placement and every
     revealed card are what the key deals) and ``replay`` (the logged moves, replayed by
-    the rules from the key, give the stored game); ``verified`` is True when all pass.
+    the rules from the key, give the stored game); ``verified`` is True when all pass. A
+    seed that does not match its commitment fails at once: nothing derived from it counts.
     """
     seats = sorted(game.seats.all(), key=lambda seat: seat.seat)
     rules = game.rules
@@ -121,12 +122,14 @@ def verification(game: Game) -> dict:
         return data  # created before shuffles were checkable: nothing to check
     if not seed_is_public(game):
         return data
-    seed = bytes.fromhex(game.server_seed)
     data["server_seed"] = game.server_seed
-    checks = [
-        {"check": "commitment", "passed": rules.shuffle_commitment(seed) == game.seed_commitment}
-    ]
-    if state is not None:
+    try:
+        seed = bytes.fromhex(game.server_seed)
+        committed = rules.shuffle_commitment(seed) == game.seed_commitment
+    except ValueError:  # not a seed at all (a damaged row): it cannot match
+        committed = False
+    checks = [{"check": "commitment", "passed": committed}]
+    if state is not None and committed:
         key = rules.shuffle_key(seed, [seat.client_seed for seat in seats])
         log = _log(game)
         deal = rules.check_deal(len(seats), key, data["cubes"], log)

@@ -44,6 +44,8 @@ def queue_invitation(game: Game, seat: Seat) -> None:
             "blind": game.blind,
             "link": settings.SITE_URL + path,
             "expires_at": game.invitation_expires_at,
+            # Public (games.fairness): the invitee's own copy of what the server committed to.
+            "commitment": game.seed_commitment,
         },
         topic=f"game:{game.id}",
         language=language_of(seat.user, fallback=host_language),

@@ -88,6 +88,10 @@ def test_the_game_is_dealt_with_the_key_of_all_seeds(anna, bert, carla):
     assert body["shuffle_commitment"] == game.seed_commitment
     assert body["server_seed"] is None
     assert [s["client_seed"] for s in body["seats"]] == ["anna-seed", None, "Carla_42"]
+    # The invitees hold their own copy of the commitment, in the invitation email.
+    invitation = OutboundEmail.objects.filter(to=bert.email, topic=f"game:{game.id}").first()
+    assert game.seed_commitment in invitation.body_text
+    assert game.seed_commitment in invitation.body_html
 
 
 @pytest.mark.parametrize("seed", ["", "x" * 65, "no spaces", "äö", 12, ["a"]])
