@@ -72,8 +72,11 @@ def prefer(user, **fields) -> NotificationSettings:
 
 @pytest.fixture
 def started(anna, bert, carla) -> Game:
-    """A 3-player game (seed 7) with the outbox emptied after its start: Anna to move."""
-    game = start_game([anna, bert, carla])
+    """A 3-player game (seed 7) with the outbox emptied after its start: Anna to move.
+
+    Without stand-in bots (games.bots), so that P25 abandons it as the rules say.
+    """
+    game = start_game([anna, bert, carla], stand_in_bots=False)
     OutboundEmail.objects.all().delete()
     return game
 
