@@ -49,4 +49,4 @@ def test_slow_clients_do_not_stop_others_from_playing(stack, table_of, two_playe
 
     assert [answer.status for answer in answers] == [200] * len(answers)
     assert len(answers) == MOVES
-    assert slowest < 5
+    assert slowest < 15  # a held server never answers (the client gives up after 30 s)
