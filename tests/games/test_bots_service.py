@@ -300,3 +300,18 @@ def test_the_table_page_shows_bot_names_and_levels(anna, client):
     page = client.get(reverse("games:game", args=[game.id])).content.decode()
     assert "Calico Jack (careful bot)" in page
     assert "Mary Read (strong bot)" in page
+
+
+def test_the_admin_action_hands_the_seat_to_move_to_a_bot(moderator_client, anna, bert):
+    from tests.admin.test_game_admin import moderate
+
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    actions.do_accept_invitation(game.id, bert)
+    game.refresh_from_db()  # Anna (seat 0) to move, gone quiet
+    response = moderate(moderator_client, "replace_with_bot", [game], reason="Suspended")
+
+    assert "Seat handed to a bot: 1 game(s). Reason: Suspended" in response.content.decode()
+    assert seat(game, 0).bot == "careful"
+    assert AuditEntry.objects.get(action=AuditAction.REPLACE_WITH_BOT).target_user == anna
+    game.refresh_from_db()
+    assert game.deadline - game.turn_started_at < timedelta(minutes=5)  # the bot's turn now
