@@ -90,6 +90,15 @@ def test_the_json_output_has_every_level_and_pair():
     } >= {("random", "careful"), ("random", "strong"), ("careful", "strong")}
 
 
+def timeless(summary: dict) -> dict:
+    """The summary without what the clock measured."""
+    del summary["elapsed_seconds"], summary["jobs"]
+    for row in summary["levels"]:
+        for key in ("decision_ms_p50", "decision_ms_p99", "decision_ms_max"):
+            del row[key]
+    return summary
+
+
 def test_the_same_seed_plays_the_same_tournament():
     args = (
         "--bots",
@@ -104,12 +113,26 @@ def test_the_same_seed_plays_the_same_tournament():
         "--json",
     )
     first, second = json.loads(run(*args)), json.loads(run(*args))
-    for summary in (first, second):
-        del summary["elapsed_seconds"]
-        for row in summary["levels"]:
-            for key in ("decision_ms_p50", "decision_ms_p99", "decision_ms_max"):
-                del row[key]
-    assert first == second
+    assert timeless(first) == timeless(second)
+
+
+def test_split_between_processes_the_results_are_the_same():
+    args = (
+        "--bots",
+        "random",
+        "careful",
+        "--games",
+        "23",
+        "--players",
+        "3",
+        "--seed",
+        "8",
+        "--json",
+    )
+    alone = json.loads(run(*args))
+    split = json.loads(run(*args, "--jobs", "2"))
+    assert split["jobs"] == 2
+    assert timeless(split) == timeless(alone)
 
 
 @pytest.mark.parametrize(
@@ -117,6 +140,7 @@ def test_the_same_seed_plays_the_same_tournament():
     [
         (["--bots", "random", "genius"], "Unknown bot level genius"),
         (["--games", "0"], "--games must be at least 1"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_bad_arguments_are_refused(args, message):
@@ -128,7 +152,7 @@ def test_every_option_has_help():
     from games.management.commands.tournament import Command
 
     parser = Command().create_parser("manage.py", "tournament")
-    ours = {"bots", "games", "players", "seed", "blind", "json", "no_progress"}
+    ours = {"bots", "games", "players", "seed", "blind", "jobs", "json", "no_progress"}
     mine = [action for action in parser._actions if action.dest in ours]
     assert len(mine) == len(ours) and all(action.help for action in mine)
 

@@ -1,6 +1,7 @@
 """``manage.py tournament``: bots of several levels play each other with the pure engine."""
 
 import json
+import multiprocessing
 import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -151,7 +152,10 @@ class Command(BaseCommand):
                 results = (play_games(levels, players, seed, blind, chunk) for chunk in chunks)
                 self._collect(results, stats, timings, progress)
             else:
-                with ProcessPoolExecutor(max_workers=jobs) as pool:
+                # Fresh interpreters, not forks of this one: forking a process that runs
+                # threads (a test runner, a database driver) may deadlock the child.
+                spawn = multiprocessing.get_context("spawn")
+                with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
                     # map yields in order, so the records are added as one process would.
                     results = pool.map(partial(play_games, levels, players, seed, blind), chunks)
                     self._collect(results, stats, timings, progress)
