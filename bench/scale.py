@@ -79,7 +79,7 @@ def celery(args) -> None:
     )
     url, name = bench_api.checked_database_url(args.database_url)
     folder = Path(tempfile.mkdtemp(prefix="piratz-scale-"))
-    port = bench_api.free_port()
+    port = bench_api.servers.free_port()
     redis = soak.start_redis(port, folder)  # one for every run, emptied before each
     env = {
         **bench_api.django_environment(url, f"redis://127.0.0.1:{port}/0"),

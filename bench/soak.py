@@ -421,7 +421,7 @@ def main(argv=None) -> int:
 
 
 def run(args, url, name, server_version, folder: Path, children: list) -> int:
-    redis_port = bench_api.free_port()
+    redis_port = bench_api.servers.free_port()
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
     children.append(start_redis(redis_port, folder))
     env = {

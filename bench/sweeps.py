@@ -265,7 +265,7 @@ def part_latency(args, env: dict[str, str]) -> dict:
             arrivals.append((time.time(), envelope.rcpt_tos[0]))
             return "250 accepted"
 
-    port = bench_api.free_port()
+    port = bench_api.servers.free_port()
     controller = Controller(Sink(), hostname="127.0.0.1", port=port)
     controller.start()
     # Part 1's emails and their send tasks (no worker ran then): not this part's business.
