@@ -1,0 +1,33 @@
+"""IllegalAction and the catalogue of its codes (R30), in the order apply checks them."""
+
+ERROR_CODES = {
+    "game_over": "the game is over; no action is legal",
+    "not_your_turn": "it is another seat's move (or no seat of this game)",
+    "malformed": (
+        "the action is not an object with exactly the keys action ('place'), strip, x, y "
+        "(ints, never booleans), orientation ('h' or 'v') and flip (a boolean) (R28)"
+    ),
+    "not_in_hand": "the strip is not in the hand of the player to move (R17)",
+    "off_table": "a cell of the strip lies outside the table -15..15 (R10)",
+    "gap": "the three cells do not all have the same height (R11)",
+    "exact_cover": "the strip would lie exactly on one strip (R12)",
+    "no_contact": "on the bare table, no cell shares an edge with a laid strip (R13)",
+}
+
+
+class IllegalAction(ValueError):
+    """An action that is malformed or not legal now; ``code`` is a key of ``ERROR_CODES``.
+
+    Raised before anything of the next state is built, so the state passed in is untouched.
+    """
+
+    def __init__(self, code, message):
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown IllegalAction code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __reduce__(self):
+        # Keeps the exception picklable (e.g. across Celery or multiprocessing).
+        return (self.__class__, (self.code, self.message))
