@@ -68,9 +68,20 @@ def test_r4_the_reconstructed_list_counts_and_symmetry():
     both = [
         s
         for s in range(1, 43)
-        if {f.split(":")[0] for f in rs.STRIPS[s] if ":" in f} == {"red", "green"}
+        if {f.split(":")[0] for f in rs.STRIPS[s] if f in SPICES} == {"red", "green"}
     ]
     assert len(both) == 34
+    kinds = Counter(
+        "".join(sorted("S" if f in SPICES else "E" if f == "empty" else "R" for f in rs.STRIPS[s]))
+        for s in range(1, 43)
+    )
+    assert kinds == {"SSS": 16, "ESS": 12, "RSS": 10, "ERS": 2, "RRS": 2}
+    assert [s for s in range(1, 43) if rs.STRIPS[s][0] == rs.STRIPS[s][2] in SPICES] == [
+        3,
+        4,
+        27,
+        28,
+    ]
 
 
 def test_r5_scores_are_unlimited_integers():
