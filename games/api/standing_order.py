@@ -22,7 +22,7 @@ _DESCRIPTION = (
 
 def _known_treasures() -> list[str]:
     """Every treasure type some registered game's rules know, in the rules' own order."""
-    names = [t for game in available_games() for t in get_rules(game).TREASURES]
+    names = [t for game in available_games() for t in getattr(get_rules(game), "TREASURES", ())]
     return list(dict.fromkeys(names))
 
 
