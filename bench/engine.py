@@ -1,4 +1,7 @@
-"""Benchmark of the Piratz rules engine through its public entry points (see BENCHMARKS.md)."""
+"""Benchmark of the Piratz and Rattenscharf rules engines through their public entry points.
+
+See BENCHMARKS.md "Engine"; ``--game rattenscharf`` selects the second engine.
+"""
 
 import argparse
 import platform
@@ -9,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.rules import piratz
+from games.rules import piratz, rattenscharf
 from games.simulation import choose_action
 
 
@@ -55,6 +58,12 @@ def main(argv=None):
             "plus a spectator after each move) and report the engine's speed."
         )
     )
+    parser.add_argument(
+        "--game",
+        default="piratz",
+        choices=("piratz", "rattenscharf"),
+        help="which engine (default piratz; rattenscharf ignores --players/--reveal-bias)",
+    )
     parser.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="default 4")
     parser.add_argument("--seed", type=int, default=1, help="seed for games and choices")
@@ -65,6 +74,9 @@ def main(argv=None):
         help="chance to reveal (or end the turn) when legal (default 0.75)",
     )
     args = parser.parse_args(argv)
+    if args.game == "rattenscharf":
+        bench_rattenscharf(args.games, args.seed)
+        return
     start = time.perf_counter()
     moves, t_apply, t_view, t_legal, views, per_view = play(
         args.games, args.players, args.seed, args.reveal_bias
@@ -81,6 +93,66 @@ def main(argv=None):
     print(f"legal_actions: {t_legal / moves * 1e6:.2f} us per call")
     print(f"moves/s (apply + legal_actions + {args.players + 1} views): {moves / wall:,.0f}")
     print(f"games/s: {args.games / wall:,.1f}")
+
+
+# --- Rattenscharf -----------------------------------------------------------------------
+# legal_actions grows with the table, so the measure that matters is legal_actions on a
+# crowded late table (turns 20-22: about 40 placements, hundreds of legal actions). Both
+# seats play R35's stand-in (timeout_action): uniform random play loses to rats after
+# about a dozen moves and would never reach that table.
+LATE_TURN = 20
+
+
+def bench_rattenscharf(games, seed):
+    """Play ``games`` Rattenscharf games (seeds ``seed * 1_000_003 + n``) with
+    timeout_action choosing every move, timing legal_actions, timeout_action, apply and
+    view (both seats and a spectator) after each move, and legal_actions separately on
+    late tables (turn >= LATE_TURN)."""
+    clock = time.perf_counter
+    moves = views = late = late_actions = 0
+    t_apply = t_view = t_legal = t_late = t_timeout = late_max = 0.0
+    turns = []
+    for number in range(games):
+        state = rattenscharf.new_game(seed=seed * 1_000_003 + number)
+        while not rattenscharf.is_finished(state):
+            seat = rattenscharf.current_seat(state)
+            t0 = clock()
+            actions = rattenscharf.legal_actions(state, seat)
+            t1 = clock()
+            action = rattenscharf.timeout_action(state)
+            t2 = clock()
+            if state.turn >= LATE_TURN:
+                late += 1
+                t_late += t1 - t0
+                late_max = max(late_max, t1 - t0)
+                late_actions += len(actions)
+            state = rattenscharf.apply(state, seat, action)
+            t3 = clock()
+            for viewer in (0, 1, None):
+                rattenscharf.view(state, viewer)
+            t4 = clock()
+            t_legal += t1 - t0
+            t_timeout += t2 - t1
+            t_apply += t3 - t2
+            t_view += t4 - t3
+            moves += 1
+            views += 3
+        turns.append(state.turn)
+    playout = t_legal + t_apply + t_view
+    print(f"python {platform.python_version()}, rattenscharf, {games} games of R35 stand-ins")
+    print(f"moves: {moves} ({moves / games:.1f} per game, {turns.count(22)} games to turn 22)")
+    print(f"apply: {t_apply / moves * 1e6:.2f} us per call")
+    print(f"view: {t_view / views * 1e6:.2f} us per call ({views} calls)")
+    print(f"legal_actions: {t_legal / moves * 1e6:.2f} us per call (all turns)")
+    if late:
+        print(
+            f"legal_actions, turn >= {LATE_TURN}: {t_late / late * 1e6:.2f} us mean, "
+            f"{late_max * 1e6:.2f} us max, {late_actions / late:.0f} actions on average"
+        )
+    print(f"timeout_action: {t_timeout / moves * 1e3:.2f} ms per call")
+    print(
+        f"playouts/s (legal_actions + apply + 3 views per move, no policy): {games / playout:,.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ The index of a table is ``Board(grid, frontier, rats)``:
 - ``frontier``: the bare cells that share an edge with an occupied cell (R13's contact);
 - ``rats``: the visible rats per seat's colour (R22).
 
-A placement copies the small dict and set and updates three cells, so legal_actions
+Boards are never changed once built (``memo`` only caches what they determine). A
+placement copies the small dict and set and updates three cells, so legal_actions
 looks only at occupied cells (raised windows) and frontier cells (table windows) instead
 of the whole 31 x 31 table.
 """
@@ -27,6 +28,7 @@ class Board(NamedTuple):
     grid: dict
     frontier: frozenset
     rats: tuple
+    memo: dict  # derived values cached per board (legal windows); never part of the game
 
 
 def window(x, y, orientation):
@@ -42,7 +44,7 @@ def laid_fields(strip, flip):
 
 
 def empty_board():
-    return Board({}, frozenset(), (0, 0))
+    return Board({}, frozenset(), (0, 0), {})
 
 
 def place(board, strip, x, y, orientation, flip):
@@ -67,7 +69,7 @@ def place(board, strip, x, y, orientation, flip):
                 if near not in grid:
                     frontier.add(near)
         frontier = frozenset(frontier)
-    return Board(grid, frontier, tuple(rats)), level
+    return Board(grid, frontier, tuple(rats), {}), level
 
 
 def on_table(cell):
@@ -97,17 +99,51 @@ def window_error(board, x, y, orientation, contact=True):
 
 
 def legal_windows(board):
-    """Every legal ``(x, y, orientation)`` (R10-R13), sorted by y, then x, then orientation."""
-    candidates = set()
-    for cx, cy in board.grid:  # raised windows start on an occupied cell
-        candidates.add((cx, cy, "h"))
-        candidates.add((cx, cy, "v"))
-    for fx, fy in board.frontier:  # table windows hold a frontier cell
+    """Every legal ``(x, y, orientation)`` (R10-R13), sorted by y, then x, then orientation.
+
+    The same checks as ``window_error``, inlined over the only candidates there are:
+    raised windows start on an occupied cell, table windows hold a frontier cell (so they
+    have contact). Computed once per board (boards are never changed) and cached.
+    """
+    cached = board.memo.get("windows")
+    if cached is not None:
+        return cached
+    grid = board.grid
+    legal = []
+    for (cx, cy), (h, top, _) in grid.items():
+        b, c = grid.get((cx + 1, cy)), grid.get((cx + 2, cy))
+        if b and c and b[0] == h == c[0] and not (b[1] == top == c[1]) and cx + 2 <= TABLE_MAX:
+            legal.append((cx, cy, "h"))
+        b, c = grid.get((cx, cy + 1)), grid.get((cx, cy + 2))
+        if b and c and b[0] == h == c[0] and not (b[1] == top == c[1]) and cy + 2 <= TABLE_MAX:
+            legal.append((cx, cy, "v"))
+    table = set()
+    for fx, fy in board.frontier:
         for k in range(3):
-            candidates.add((fx - k, fy, "h"))
-            candidates.add((fx, fy - k, "v"))
-    legal = [w for w in candidates if window_error(board, *w) is None]
+            x = fx - k
+            if (
+                x >= TABLE_MIN
+                and x + 2 <= TABLE_MAX
+                and TABLE_MIN <= fy <= TABLE_MAX
+                and (x, fy) not in grid
+                and (x + 1, fy) not in grid
+                and (x + 2, fy) not in grid
+            ):
+                table.add((x, fy, "h"))
+            y = fy - k
+            if (
+                y >= TABLE_MIN
+                and y + 2 <= TABLE_MAX
+                and TABLE_MIN <= fx <= TABLE_MAX
+                and (fx, y) not in grid
+                and (fx, y + 1) not in grid
+                and (fx, y + 2) not in grid
+            ):
+                table.add((fx, y, "v"))
+    legal.extend(table)
     legal.sort(key=lambda w: (w[1], w[0], w[2]))
+    legal = tuple(legal)
+    board.memo["windows"] = legal
     return legal
 
 
