@@ -130,3 +130,11 @@ def test_r26_the_higher_total_wins_and_a_tie_is_shared(seed, tie):
         assert totals[0] != totals[1]
         assert result["winners"] == [totals.index(max(totals))]
     assert rs.view(state, None)["scores"] == totals
+
+
+def test_r22_the_other_players_rats_are_not_checked():
+    state = play(game(*GAME_R), act(17, 2, 0), act(20, -1, 1), act(18, 2, 1))
+    state = play(state, act(24, -1, 2), act(33, 1, 0), act(41, 2, 2))
+    state = play(state, act(42, 4, 0, "v"))  # covers green's rat at (4, 2), adds a red one
+    assert state.board.rats == (4, 2)
+    assert not state.finished and rs.current_seat(state) == 0 and state.turn == 5
