@@ -1,5 +1,7 @@
 """Scoring, rats and the end: R19-R26."""
 
+import functools
+
 import pytest
 
 from games.rules import rattenscharf as rs
@@ -75,6 +77,7 @@ def test_r23_rat_loss_ends_at_once_without_final_scoring():
     assert rs.legal_actions(state, 0) == rs.legal_actions(state, 1) == []
 
 
+@functools.cache  # states are values; several tests read the same game
 def _stand_in_game(seed):
     """Both seats play R35 until the last turn, which maximises the mover's own rats."""
     state = rs.new_game(seed=seed)

@@ -35,25 +35,21 @@ def test_r17_every_strip_in_the_hand_must_be_placed():
     assert {a["strip"] for a in rs.legal_actions(state, 1)} == {13}
 
 
-def _first_legal_game(seed):
+def _stand_in_game(seed):
+    """Both seats play R35's stand-in; returns the end state and (turn, seat, hand size)
+    at the start of every turn."""
     state = rs.new_game(seed=seed)
     turns = []
     while not rs.is_finished(state):
-        seat = rs.current_seat(state)
-        turns.append((state.turn, seat, len(state.hand)))
-        state = rs.apply(state, seat, rs.timeout_action(state))
-        while (
-            not rs.is_finished(state)
-            and rs.current_seat(state) == seat
-            and state.turn == turns[-1][0]
-        ):
-            state = rs.apply(state, seat, rs.timeout_action(state))
+        if not turns or turns[-1][0] != state.turn:
+            turns.append((state.turn, rs.current_seat(state), len(state.hand)))
+        state = rs.apply(state, rs.current_seat(state), rs.timeout_action(state))
     return state, turns
 
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_r18_a_complete_game_has_22_turns_alternating_seats(seed):
-    state, turns = _first_legal_game(seed)
+    state, turns = _stand_in_game(seed)
     assert rs.result(state)["reason"] == "complete"
     assert [t for t, _, _ in turns] == list(range(1, 23))
     assert [s for _, s, _ in turns] == [(t - 1) % 2 for t in range(1, 23)]
