@@ -10,13 +10,14 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.preferences import settings_for
-from games import actions, describe, queries
+from games import actions, bots, describe, queries
 from games.models import GameStatus
 from games.movelog import first_full_entry, public_log
 from games.replay import (
@@ -25,9 +26,22 @@ from games.replay import (
     initial_cubes,
     replay_frames,
 )
+from games.rules import get_rules
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
+
+
+def _bot_field(number: int) -> forms.ChoiceField:
+    """The choice to give seat ``number`` to a bot instead of a person (``games.bots``),
+    by level, weakest first."""
+    levels = bots.levels_of(get_rules("piratz"))
+    return forms.ChoiceField(
+        label=format_lazy(gettext_lazy("…or a bot as player {number}"), number=number),
+        choices=[("", gettext_lazy("no bot"))]
+        + [(level, bots.LEVEL_WORDS.get(level, level)) for level in levels],
+        required=False,
+    )
 
 
 class CreateGameForm(forms.Form):
@@ -37,8 +51,11 @@ class CreateGameForm(forms.Form):
 
     player_1 = forms.EmailField(label=gettext_lazy("Player 1 (starts)"), max_length=254)
     player_2 = forms.EmailField(label=gettext_lazy("Player 2"), max_length=254, required=False)
+    bot_2 = _bot_field(2)
     player_3 = forms.EmailField(label=gettext_lazy("Player 3"), max_length=254, required=False)
+    bot_3 = _bot_field(3)
     player_4 = forms.EmailField(label=gettext_lazy("Player 4"), max_length=254, required=False)
+    bot_4 = _bot_field(4)
     turn_hours = forms.IntegerField(
         label=gettext_lazy("Hours per turn"),
         initial=72,
@@ -62,10 +79,39 @@ class CreateGameForm(forms.Form):
         widget=forms.TextInput(attrs={"data-client-seed": "", "autocomplete": "off"}),
     )
 
-    def emails(self) -> list[str]:
-        """The addresses given, in seat order (empty fields left out)."""
-        fields = ("player_1", "player_2", "player_3", "player_4")
-        return [self.cleaned_data[name] for name in fields if self.cleaned_data.get(name)]
+    stand_in_bots = forms.NullBooleanField(
+        label=gettext_lazy("A careful bot stands in for a player who keeps timing out"),
+        widget=forms.Select(
+            choices=[
+                ("unknown", gettext_lazy("as recommended: with 3 or 4 players")),
+                ("true", gettext_lazy("yes")),
+                ("false", gettext_lazy("no")),
+            ]
+        ),
+        required=False,
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        for number in (2, 3, 4):
+            if cleaned.get(f"player_{number}") and cleaned.get(f"bot_{number}"):
+                self.add_error(
+                    f"bot_{number}",
+                    _("Choose a person or a bot for player %(number)d, not both.")
+                    % {"number": number},
+                )
+        return cleaned
+
+    def players(self) -> list[str]:
+        """The seats in order, as ``do_create_game`` takes them: an address, or
+        ``"bot:<level>"`` for a seat given to a bot (empty seats left out)."""
+        entries = [self.cleaned_data["player_1"]]
+        for number in (2, 3, 4):
+            if level := self.cleaned_data.get(f"bot_{number}"):
+                entries.append(f"bot:{level}")
+            elif email := self.cleaned_data.get(f"player_{number}"):
+                entries.append(email)
+        return entries
 
 
 def _my_games(user):
@@ -161,9 +207,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
             try:
                 game = actions.do_create_game(
                     request.user,
-                    form.emails(),
+                    form.players(),
                     turn_hours=form.cleaned_data["turn_hours"],
                     blind=form.cleaned_data["blind"],
+                    stand_in_bots=form.cleaned_data["stand_in_bots"],
                     client_seed=form.cleaned_data["client_seed"] or None,
                 )
             except actions.GameError as refused:

@@ -183,3 +183,52 @@ def test_the_list_costs_the_same_queries_for_one_game_or_many(
     with django_assert_max_num_queries(len(one.captured_queries)):
         body = client.get("/games/").content.decode()
     assert len(game_order(body)) == 7
+
+
+def test_a_seat_can_be_given_to_a_bot_on_the_create_form(anna, client_of):
+    body = client_of(anna).get("/games/").content.decode()
+    assert '<label for="id_bot_2"' in body and '<option value="careful">' in body
+    response = client_of(anna).post(
+        "/games/",
+        {
+            "form": "create",
+            "player_1": anna.email,
+            "player_2": "zoe@example.com",
+            "bot_3": "careful",
+            "turn_hours": "72",
+            "stand_in_bots": "false",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.id}/"
+    seats = list(game.seats.order_by("seat"))
+    assert [(s.user.email if s.user else None, s.bot) for s in seats] == [
+        ("anna@example.com", ""),
+        ("zoe@example.com", ""),
+        (None, "careful"),
+    ]
+    assert seats[2].accepted and game.stand_in_bots is False
+
+
+def test_a_host_and_a_bot_start_playing_at_once(anna, client_of):
+    client_of(anna).post(
+        "/games/",
+        {"form": "create", "player_1": anna.email, "bot_2": "strong", "turn_hours": "72"},
+    )
+    game = Game.objects.get()
+    assert game.status == "active" and game.stand_in_bots is False  # 2 players: off
+    assert [s.bot for s in game.seats.order_by("seat")] == ["", "strong"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player_2": "zoe@example.com", "bot_2": "careful"}, "not both"),
+        ({"bot_2": "genius"}, "Select a valid choice."),
+    ],
+)
+def test_a_seat_is_a_person_or_a_bot(anna, client_of, fields, message):
+    data = {"form": "create", "player_1": anna.email, "turn_hours": "72", **fields}
+    response = client_of(anna).post("/games/", data)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert not Game.objects.exists()
