@@ -10,24 +10,30 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 
 from games.rules import get_rules
 
 
+# The labels are what players read (get_status_display, get_end_reason_display: the home
+# page, the table, the invitation page), so they are translated; the values never are.
 class GameStatus(models.TextChoices):
-    INVITED = "invited", "waiting for acceptances"
-    ACTIVE = "active", "active"
-    FINISHED = "finished", "finished"
-    CANCELLED = "cancelled", "cancelled"
-    ABORTED = "aborted", "aborted"
+    INVITED = "invited", pgettext_lazy("game status", "waiting for acceptances")
+    ACTIVE = "active", pgettext_lazy("game status", "active")
+    FINISHED = "finished", pgettext_lazy("game status", "finished")
+    CANCELLED = "cancelled", pgettext_lazy("game status", "cancelled")
+    ABORTED = "aborted", pgettext_lazy("game status", "aborted")
 
 
 class EndReason(models.TextChoices):
     NONE = "", "—"
-    DECLINED = "declined", "an invitee declined"
-    EXPIRED = "expired", "not accepted in time"
-    ABANDONED = "abandoned", "every move of a round was automatic"
-    MODERATOR = "moderator", "aborted by a moderator"
+    DECLINED = "declined", pgettext_lazy("why a game ended", "an invitee declined")
+    EXPIRED = "expired", pgettext_lazy("why a game ended", "not accepted in time")
+    ABANDONED = (
+        "abandoned",
+        pgettext_lazy("why a game ended", "every move of a round was automatic"),
+    )
+    MODERATOR = "moderator", pgettext_lazy("why a game ended", "aborted by a moderator")
 
 
 class Game(models.Model):
