@@ -27,7 +27,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
     When the game waits for that seat, the player's turn starts now with a fresh clock.
     Raises ``GameError``: ``not_found`` (no such game, or not a player of it),
     ``not_a_player`` (staff without a seat), ``game_not_active`` (the game has ended),
-    ``invalid`` (no bot stands in for them), ``suspended`` (a moderator's suspension runs).
+    ``not_standing_in`` (no bot stands in for them), ``suspended`` (a moderator's suspension runs).
     Returns the game, seats prefetched.
     """
     with transaction.atomic():
@@ -44,7 +44,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
         if not row.bot:
-            raise GameError("invalid", _("You are playing your seat already."))
+            raise GameError("not_standing_in", _("You are playing your seat already."))
         # Read from the database: the caller's ``user`` may predate the suspension.
         if User.objects.filter(User.suspended_q(timezone.now()), pk=user.pk).exists():
             raise GameError(

@@ -27,6 +27,7 @@ STATUS_OF_CODE = {
     "not_your_turn": 409,
     "stale_version": 409,
     "game_not_active": 409,
+    "not_standing_in": 409,
     "throttled": 429,
     "suspended": 403,
     "unavailable": 503,

@@ -18,15 +18,16 @@ from games.api.views import _game_response
     request=None,
     responses={
         200: GameSerializer,
-        400: OpenApiResponse(
-            ErrorSerializer, description="`invalid`: no bot stands in for you in this game."
-        ),
         403: OpenApiResponse(
             ErrorSerializer,
             description="`not_a_player`: you may see the game (staff) but hold no seat in "
             "it; `suspended`: a moderator's suspension of your account runs.",
         ),
-        409: OpenApiResponse(ErrorSerializer, description="`game_not_active`"),
+        409: OpenApiResponse(
+            ErrorSerializer,
+            description="`game_not_active`; `not_standing_in`: no bot stands in for you "
+            "in this game (you play your seat already).",
+        ),
     },
 )
 @api_view(["POST"])

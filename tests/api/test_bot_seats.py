@@ -78,7 +78,8 @@ def test_taking_the_seat_back_over_the_api(anna, bert, moderator):
     assert SeatChange.objects.filter(game=game, kind="taken_back", actor_user=bert).exists()
 
     again = client_for(bert).post(url)  # nothing to take back now
-    assert (again.status_code, again.json()["code"]) == (400, "invalid")
+    # A state of the game, not a bad request: 409 (the body was fine).
+    assert (again.status_code, again.json()["code"]) == (409, "not_standing_in")
     assert client_for(None).post(url).status_code == 401
 
 
