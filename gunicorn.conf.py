@@ -17,3 +17,16 @@ import os
 worker_class = "gthread"
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))
+
+
+def on_starting(server):
+    """Check the configuration in the master, before any worker starts.
+
+    Without a SECRET_KEY (``piratz_site.env.secret_key``) the master stops with one line
+    and status 4. Left to the workers, each would fail on its own, and gunicorn's master,
+    reaping several at once, prints a traceback of its own over the one line that matters.
+    """
+    from piratz_site.env import Env, secret_key
+
+    env = Env()
+    secret_key(env, debug=env.bool("DEBUG", False))
