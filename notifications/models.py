@@ -29,7 +29,20 @@ def retry_delay(attempts: int) -> timedelta:
     return delay
 
 
-class OutboundEmailQuerySet(models.QuerySet):
+class ClaimableQuerySet(models.QuerySet):
+    """The claim every outbox shares (emails here, webhook posts in ``webhooks``): its model
+    has a ``Status`` with ``sending``, a ``claimed_at`` and its own ``due(now)``."""
+
+    def claim(self, pk, now: datetime) -> bool:
+        """Mark row ``pk`` ``sending`` (claimed at ``now``) if it is due; True if this call
+        won it. A guarded UPDATE: of callers racing for one row, exactly one wins."""
+        return (
+            self.due(now).filter(pk=pk).update(status=self.model.Status.SENDING, claimed_at=now)
+            == 1
+        )
+
+
+class OutboundEmailQuerySet(ClaimableQuerySet):
     """The outbox's conditions, each written once: the claim, the sweep and the tests use these."""
 
     def due(self, now: datetime) -> "OutboundEmailQuerySet":

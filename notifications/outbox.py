@@ -140,12 +140,7 @@ def send_pending_email(email_id: int) -> SendOutcome:
     Either way ``last_error`` says why.
     """
     claimed_at = timezone.now()
-    claimed = (
-        OutboundEmail.objects.due(claimed_at)
-        .filter(id=email_id)
-        .update(status=Status.SENDING, claimed_at=claimed_at)
-    )
-    if claimed != 1:
+    if not OutboundEmail.objects.claim(email_id, claimed_at):
         return SendOutcome.SKIPPED
     email = OutboundEmail.objects.get(id=email_id)
 

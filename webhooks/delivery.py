@@ -115,12 +115,7 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
     UPDATE claimed the row posts; the others get ``SKIPPED``. Errors never propagate.
     """
     claimed_at = timezone.now()
-    claimed = (
-        WebhookDelivery.objects.due(claimed_at)
-        .filter(id=delivery_id)
-        .update(status=Status.SENDING, claimed_at=claimed_at)
-    )
-    if claimed != 1:
+    if not WebhookDelivery.objects.claim(delivery_id, claimed_at):
         return SendOutcome.SKIPPED
     delivery = WebhookDelivery.objects.select_related("webhook").get(id=delivery_id)
     webhook = delivery.webhook

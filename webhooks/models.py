@@ -7,7 +7,12 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from notifications.models import MAX_ERROR_LENGTH, SENDING_TIMEOUT, retry_delay
+from notifications.models import (
+    MAX_ERROR_LENGTH,
+    SENDING_TIMEOUT,
+    ClaimableQuerySet,
+    retry_delay,
+)
 from piratz_site.redaction import redact_text
 
 
@@ -74,7 +79,7 @@ class Webhook(models.Model):
         return masked_url(self.url)
 
 
-class WebhookDeliveryQuerySet(models.QuerySet):
+class WebhookDeliveryQuerySet(ClaimableQuerySet):
     """The delivery outbox's conditions, each written once (claim, sweep, tests)."""
 
     def due(self, now: datetime) -> "WebhookDeliveryQuerySet":
