@@ -12,28 +12,11 @@ from games.rules.piratz import bots
 from games.rules.piratz.deck import DECK
 from games.rules.piratz.state import State
 from games.simulation import play_bot_game, seat_memory
+from tests.rules.test_view import VIEW_KEYS as CONTRACT_VIEW_KEYS
 
-# The keys of view(state, seat) as CONTRACT section 1 fixes them: the bots get nothing else.
-VIEW_KEYS = {
-    "game",
-    "players",
-    "seat",
-    "status",
-    "round",
-    "current_seat",
-    "phase",
-    "last_round",
-    "draw_pile",
-    "discard_pile",
-    "face_up",
-    "buried",
-    "spades",
-    "cubes",
-    "collected",
-    "unseen",
-    "legal_actions",
-    "result",
-}
+# The keys of view(state, seat) as CONTRACT section 1 fixes them (test_view pins their
+# order): the bots get nothing else.
+VIEW_KEYS = set(CONTRACT_VIEW_KEYS)
 ENTRY_KEYS = {"number", "seat", "action", "revealed", "automatic", "at"}
 
 
