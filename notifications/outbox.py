@@ -36,7 +36,8 @@ class SendOutcome(StrEnum):
 
 @dataclass(frozen=True)
 class SweepResult:
-    """What one ``send_due_emails`` run did, for logs and the management command."""
+    """What one outbox sweep run did (``send_due_emails``, and ``webhooks.delivery.
+    send_due_deliveries`` for webhook posts), for logs and the management command."""
 
     requeued: int = 0
     sent: int = 0

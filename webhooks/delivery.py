@@ -11,7 +11,6 @@ import json
 import logging
 import time
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
 
 from celery import current_app
@@ -21,7 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Game, Move
-from notifications.outbox import SendOutcome
+from notifications.outbox import SendOutcome, SweepResult
 
 from . import payloads, signing, transport
 from .models import Webhook, WebhookDelivery, WebhookKind
@@ -30,15 +29,6 @@ logger = logging.getLogger(__name__)
 
 Status = WebhookDelivery.Status
 STUCK_ERROR = "The worker stopped while posting; the post may or may not have arrived."
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    requeued: int = 0
-    sent: int = 0
-    retrying: int = 0
-    failed: int = 0
-    skipped: int = 0
 
 
 def queue_event(game: Game, event: str, move: Move | None = None) -> list[WebhookDelivery]:
