@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import bots, deadlines
-from games.actions.common import lock_game
+from games.actions.common import check_seen_version, lock_game
 from games.errors import GameError, status_word
 from games.models import Actor, Game, GameStatus, SeatChange
 from games.queries import SEATS_WITH_USERS
@@ -100,15 +100,7 @@ def do_replace_with_bot(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
-        if version is not None and version != game.version:
-            raise GameError(
-                "stale_version",
-                _(
-                    "The game has moved on from version %(seen)d to %(now)d since you "
-                    "looked; nothing was done. Look again and decide."
-                )
-                % {"seen": version, "now": game.version},
-            )
+        check_seen_version(game, version)
         if level not in bots.levels_of(game.rules):
             raise GameError("invalid", _("This game has no bot of that level."))
         if seat is None:

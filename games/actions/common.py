@@ -24,6 +24,20 @@ def lock_game(game_id) -> Game:
     return game
 
 
+def check_seen_version(game: Game, version: int | None) -> None:
+    """Refuse (``stale_version``) a moderator's action chosen from ``version`` when the
+    game has moved on since; None: not checked. Must run with the game row locked."""
+    if version is not None and version != game.version:
+        raise GameError(
+            "stale_version",
+            _(
+                "The game has moved on from version %(seen)d to %(now)d since you "
+                "looked; nothing was done. Look again and decide."
+            )
+            % {"seen": version, "now": game.version},
+        )
+
+
 def seat_row(game: Game, user: User) -> Seat:
     """``user``'s seat row in ``game`` with its user (``not_found`` if they hold none)."""
     seat = Seat.objects.select_related("user").filter(game=game, user=user).first()

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import deadlines, notify
-from games.actions.common import MAX_TURN_HOURS, end_game, lock_game
+from games.actions.common import MAX_TURN_HOURS, check_seen_version, end_game, lock_game
 from games.actions.play import do_play_timeout
 from games.errors import GameError, status_word
 from games.models import EndReason, Game, GameStatus
@@ -37,7 +37,7 @@ def do_abort_game(game_id, moderator: User, *, version: int | None = None, reaso
                 "game_not_active",
                 _("This game is already %(status)s.") % {"status": status_word(game.status)},
             )
-        _check_version(game, version)
+        check_seen_version(game, version)
         end_game(game, GameStatus.ABORTED, EndReason.MODERATOR, timezone.now())
         notify.queue_game_ended(game)
         audit.record(
@@ -72,7 +72,7 @@ def do_extend_deadline(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
-        _check_version(game, version)
+        check_seen_version(game, version)
         # Recorded as time added to the turn, so it survives a later recomputation of the
         # deadline (a vacation declared); the reminders still unsent move with it.
         deadlines.extend_turn(game, hours, timezone.now())
@@ -116,15 +116,3 @@ def do_force_automatic_move(game_id, moderator: User, *, version: int, reason: s
             reason,
         )
     return game
-
-
-def _check_version(game: Game, version: int | None) -> None:
-    if version is not None and version != game.version:
-        raise GameError(
-            "stale_version",
-            _(
-                "The game has moved on from version %(seen)d to %(now)d since you "
-                "looked; nothing was done. Look again and decide."
-            )
-            % {"seen": version, "now": game.version},
-        )

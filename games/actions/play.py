@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import bots, deadlines, events, notify
-from games.actions.common import end_game, lock_game
+from games.actions.common import check_seen_version, end_game, lock_game
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
 from games.queries import SEATS_WITH_USERS, seat_of
@@ -141,14 +141,7 @@ def do_play_timeout(
             return None
         if expected_version is not None and game.version != expected_version:
             if moderator is not None:
-                raise GameError(
-                    "stale_version",
-                    _(
-                        "The game has moved on from version %(seen)d to %(now)d since you "
-                        "looked; nothing was done. Look again and decide."
-                    )
-                    % {"seen": expected_version, "now": game.version},
-                )
+                check_seen_version(game, expected_version)  # raises stale_version
             return None
         if moderator is None and (game.deadline is None or game.deadline > timezone.now()):
             return None  # not due (deadline extended since the sweep looked)
