@@ -228,10 +228,10 @@ def stand_in_after_timeouts(game: Game, seat: int, now: datetime) -> bool:
     return True
 
 
-def stand_in_instead_of_abandoning(game: Game, round_number: int, now: datetime) -> bool:
-    """Rules P25 with stand-ins on: the round ``round_number`` was all automatic, so
-    instead of ending the game, a stand-in takes every seat whose player played none of
-    it. Returns False (P25 applies) when the game's option is off.
+def stand_in_instead_of_abandoning(game: Game, rounds: range, now: datetime) -> bool:
+    """Rules P25 (R36) with stand-ins on: the ``rounds`` were all automatic, so instead of
+    ending the game, a stand-in takes every seat whose player played none of them.
+    Returns False (the game is abandoned) when the game's option is off.
 
     The game goes on; unless a player takes their seat back, the bots play it to its
     regular end (a finished game with a result), which cannot run forever either.
@@ -239,9 +239,9 @@ def stand_in_instead_of_abandoning(game: Game, round_number: int, now: datetime)
     if not game.stand_in_bots:
         return False
     played = set(
-        Move.objects.filter(game=game, round=round_number, automatic=False).values_list(
-            "seat", flat=True
-        )
+        Move.objects.filter(
+            game=game, round__gte=rounds.start, round__lt=rounds.stop, automatic=False
+        ).values_list("seat", flat=True)
     )
     for row in sorted(game.seats.all(), key=lambda r: r.seat):
         if row.seat not in played and not row.bot and row.user_id is not None:

@@ -130,6 +130,11 @@ class Game(models.Model):
             and self.invitation_expires_at <= now
         )
 
+    def rules_options(self) -> dict:
+        """The game's options as its rules take them (``new_game(**options)``): each name
+        of the rules' ``OPTIONS`` with this game's value (Piratz: ``blind``)."""
+        return {name: getattr(self, name) for name in self.rules.OPTIONS}
+
     def load_state(self):
         """The engine state, or None before the game starts."""
         return None if self.state is None else self.rules.load(self.state)
@@ -234,10 +239,14 @@ class Move(models.Model):
     round = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
-    # The id, not the card: the card dict is rebuilt from the deck when read, in rules P1
-    # key order, which a jsonb column would not keep.
-    revealed = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The id of the card a reveal turned up."
+    # Ids, not the cards: the public form is rebuilt by the rules when read
+    # (``public_revealed``: Piratz cards in rules P1 key order, which a jsonb column would
+    # not keep).
+    revealed = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What the move turned up, as ids: a card id (Piratz) or a list of strip "
+        "ids (Rattenscharf).",
     )
     automatic = models.BooleanField(default=False)
     actor = models.CharField(max_length=10, choices=Actor.choices, default=Actor.PLAYER)
@@ -282,7 +291,7 @@ class Move(models.Model):
             "number": self.number,
             "seat": self.seat,
             "action": self.action,
-            "revealed": None if self.revealed is None else rules.card(self.revealed),
+            "revealed": rules.public_revealed(self.revealed),
             "automatic": self.automatic,
             "at": self.at,
         }

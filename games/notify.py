@@ -174,14 +174,17 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
 
 
 def queue_auto_moved(
-    game: Game, move: Move, *, face_up_before: list[dict] | None = None
+    game: Game, moves: list[Move], *, table_before: dict | None = None
 ) -> OutboundEmail | None:
-    """Tell the player whose deadline passed what the service played for them (rules P24).
+    """Tell the player whose deadline passed what the service played for them: one email
+    for the turn's automatic ``moves`` (rules P24, R34).
 
-    ``face_up_before`` is the face-up row as everyone saw it just before the move (from
-    the engine's view); with it the email says which cards the move took (in blind mode
-    only how many, as P23 hides collections).
+    ``table_before`` is the engine's view for that seat just before the first of them
+    (public: everyone saw it); with it the email says which cards the move took (in blind
+    mode only how many, as P23 hides collections).
     """
+    move = moves[0]
+    face_up_before = None if table_before is None else table_before.get("face_up")
     seat_row = _seat(game, move.seat)
     if seat_row.user is None:
         return None

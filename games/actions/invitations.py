@@ -123,8 +123,19 @@ def do_create_game(
         raise GameError("invalid", _("players must be a list of email addresses."))
     bot_levels = _bot_levels(game, entries)
     emails = _clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
-    if not 2 <= len(entries) <= 4:
-        raise GameError("invalid", _("A game of Piratz needs 2 to 4 players."))
+    rules = get_rules(game)
+    if len(entries) not in rules.PLAYER_COUNTS:
+        raise GameError(
+            "invalid",
+            _("A game of %(game)s needs %(counts)s players.")
+            % {"game": rules.NAME, "counts": player_counts_text(rules)},
+        )
+    if blind and "blind" not in rules.OPTIONS:
+        raise GameError(
+            "invalid",
+            _("%(game)s has no blind mode: nothing but the draw order is hidden.")
+            % {"game": rules.NAME},
+        )
     if len(set(emails)) != len(emails):
         raise GameError("invalid", _("Each player may hold only one seat."))
     if host.email not in emails:
@@ -178,6 +189,16 @@ def do_create_game(
 
 
 BOT_PREFIX = "bot:"
+
+
+def player_counts_text(rules) -> str:
+    """The numbers of players a game seats, as people read them: ``2``, ``2 to 4``."""
+    counts = sorted(rules.PLAYER_COUNTS)
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return _("%(low)d to %(high)d") % {"low": counts[0], "high": counts[-1]}
+    return ", ".join(str(count) for count in counts)
 
 
 def _bot_levels(game: str, entries) -> list[str | None]:
@@ -284,9 +305,9 @@ def _start(game: Game, now: datetime) -> None:
     # seat's client seed, none of which anyone could choose knowing all the others.
     key = shuffle_key(game, Seat.objects.filter(game=game))
     if key is None:  # created before shuffles were checkable: a secret random deal
-        state = rules.new_game(players, seed=None, blind=game.blind)
+        state = rules.new_game(players, seed=None, **game.rules_options())
     else:
-        state = rules.new_game(players, blind=game.blind, key=key)
+        state = rules.new_game(players, key=key, **game.rules_options())
     game.state = rules.dump(state)
     game.status = GameStatus.ACTIVE
     game.version = 0

@@ -111,7 +111,8 @@ def do_play_timeout(
     moderator: User | None = None,
     reason: str | None = None,
 ):
-    """Play the automatic move (rules P24) for the player whose turn it is.
+    """Play the automatic moves (rules P24, R34) for the player whose turn it is: as many
+    as finish their turn (``_play_automatic_turn``), each its own version.
 
     The player's standing order (``Seat.standing_order``) chooses the type where it can
     (``timeout_action(state, standing_order=...)``); the move is automatic either way.
@@ -159,22 +160,10 @@ def do_play_timeout(
                     extra={"version": move.number - 1, "move": move.number, "bot": True},
                 )
             return game
-        state = game.load_state()
-        # The player's standing order picks the type where it can; the rules' P24 choice
-        # otherwise. Either way the move is automatic, so P25 still counts it as such.
-        order = next(s.standing_order for s in game.seats.all() if s.seat == game.current_seat)
-        action = game.rules.timeout_action(state, standing_order=order)
-        # Public (everyone saw the row): lets the email say what the automatic move took.
-        face_up_before = game.rules.view(state, game.current_seat)["face_up"]
-        move = _apply(
-            game,
-            game.current_seat,
-            action,
-            actor=Actor.MODERATOR if moderator else Actor.SERVICE,
-            actor_user=moderator,
-            automatic=True,
-        )
-        notify.queue_auto_moved(game, move, face_up_before=face_up_before)
+        # The deadline belongs to the turn: the automatic moves play the whole of it (one
+        # for Piratz, P24; one per strip in hand for Rattenscharf, R34).
+        moves = _play_automatic_turn(game, moderator)
+        move = moves[-1]
         bots.stand_in_after_timeouts(game, move.seat, move.at)
         if moderator is not None:
             audit.record(
@@ -183,9 +172,48 @@ def do_play_timeout(
                 reason=reason,
                 game=game,
                 user=next(s.user for s in game.seats.all() if s.seat == move.seat),
-                extra={"version": move.number - 1, "move": move.number, "action": move.action},
+                extra={
+                    "version": moves[0].number - 1,
+                    "move": move.number,
+                    "action": move.action,
+                    **({"moves": [m.number for m in moves]} if len(moves) > 1 else {}),
+                },
             )
     return game
+
+
+def _play_automatic_turn(game: Game, moderator: User | None) -> list[Move]:
+    """Play the current player's whole turn with the rules' automatic moves, in the locked
+    ``game`` (seats prefetched), and queue the one email that tells them. Returns the moves.
+
+    Each move is its own version and log row (automatic); the turn ends when a move
+    ends it (``new_turn``) or the game ends.
+    """
+    rules = game.rules
+    seat = game.current_seat
+    state = game.load_state()
+    # The player's standing order picks the type where it can; the rules' own choice
+    # otherwise (P24). Either way the move is automatic, so abandonment still counts it.
+    order = next(s.standing_order for s in game.seats.all() if s.seat == seat)
+    # Public (everyone saw this table): lets the email say what the automatic moves did.
+    table_before = rules.view(state, seat)
+    moves = []
+    while True:
+        action = rules.timeout_action(state, standing_order=order)
+        move, new_turn = _apply(
+            game,
+            seat,
+            action,
+            actor=Actor.MODERATOR if moderator else Actor.SERVICE,
+            actor_user=moderator,
+            automatic=True,
+        )
+        moves.append(move)
+        if new_turn or not game.is_active:
+            break
+        state = game.load_state()
+    notify.queue_auto_moved(game, moves, table_before=table_before)
+    return moves
 
 
 def _apply(
@@ -196,12 +224,13 @@ def _apply(
     actor: str,
     actor_user: User | None,
     automatic: bool = False,
-) -> Move:
+) -> tuple[Move, bool]:
     """Apply one move to the locked ``game``: engine step, log rows, game row, emails.
 
     Queues the emails the move causes (turn passed to another player, game over, game
-    abandoned under P25) in the same transaction. Returns the logged move. Must run
-    inside the transaction that locked the game row.
+    abandoned under P25/R36) in the same transaction. Returns the logged move and
+    whether it ended the turn (the rules' ``new_turn``). Must run inside the
+    transaction that locked the game row.
     """
     rules = game.rules
     before = rules.load(game.state)
@@ -220,7 +249,7 @@ def _apply(
         round=round_played,
         seat=seat,
         action=action,
-        revealed=effects["revealed"]["id"] if effects["revealed"] else None,
+        revealed=effects["revealed_ids"],
         automatic=automatic,
         actor=actor,
         actor_user=actor_user,
@@ -238,17 +267,15 @@ def _apply(
         game.result = rules.view(after, None)["result"]
         end_game(game, GameStatus.FINISHED, EndReason.NONE, now, last_move=move)
         notify.queue_game_over(game)
-        return move
-    if (
-        game.round != round_played
-        and _round_was_abandoned(game, round_played)
-        and not bots.stand_in_instead_of_abandoning(game, round_played, now)
-    ):
-        # Rules P25: nobody played a single move of a whole round: they have all gone
-        # (with stand-ins on, bots took their seats instead and the game goes on).
+        return move, True
+    abandoned = _abandoned_rounds(game, round_played)
+    if abandoned and not bots.stand_in_instead_of_abandoning(game, abandoned, now):
+        # Rules P25 / R36: nobody played a single move of the last rounds (turns): they
+        # have all gone (with stand-ins on, bots took their seats instead and the game
+        # goes on).
         end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
         notify.queue_game_ended(game)
-        return move
+        return move, True
     game.current_seat = rules.current_seat(after)
     update_fields = ["state", "version", "round", "current_seat", "updated_at"]
     if effects["new_turn"]:
@@ -261,7 +288,7 @@ def _apply(
         # Not when the turn comes back to the last spade holder (P16): they are playing.
         notify.queue_turn_email(game, game.current_seat)
     events.move_applied.send(sender=Game, game=game, move=move)
-    return move
+    return move, effects["new_turn"]
 
 
 def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
@@ -286,7 +313,7 @@ def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
 def _play_bot_move(game: Game) -> Move:
     """The bot to move in the locked ``game`` (seats prefetched) plays: one move."""
     seat = game.current_seat
-    move = _apply(game, seat, bots.choose_action(game, seat), actor=Actor.BOT, actor_user=None)
+    move, _ = _apply(game, seat, bots.choose_action(game, seat), actor=Actor.BOT, actor_user=None)
     if game.is_active and game.current_seat == seat and bots.bot_to_move(game) is not None:
         # The same bot goes on (the turn's next step): its clock restarts with each step,
         # so a long turn is not handed to the sweep while its tasks are doing fine.
@@ -295,8 +322,22 @@ def _play_bot_move(game: Game) -> Move:
     return move
 
 
-def _round_was_abandoned(game: Game, round_number: int) -> bool:
-    return not Move.objects.filter(game=game, round=round_number, automatic=False).exists()
+def _abandoned_rounds(game: Game, round_played: int) -> range | None:
+    """The rounds that abandon ``game`` (the rules' ``ROUNDS_TO_ABANDON`` consecutive
+    rounds, the last of them ``round_played``, every move in them automatic), when the
+    move just applied ended ``round_played``; else None. Rounds are the rules' own
+    (``round_number``): Piratz's rounds (P25), Rattenscharf's turns (R36)."""
+    if game.round == round_played:
+        return None
+    first = round_played - game.rules.ROUNDS_TO_ABANDON + 1
+    if first < 1:
+        return None
+    rounds = range(first, round_played + 1)
+    if Move.objects.filter(
+        game=game, round__gte=first, round__lte=round_played, automatic=False
+    ).exists():
+        return None
+    return rounds
 
 
 def do_set_standing_order(game_id, user: User, order: list) -> Seat:

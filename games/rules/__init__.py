@@ -3,8 +3,13 @@
 A rules module is plain Python (no Django, database, clock, network or global RNG; a
 test walks this package to enforce it) and exposes:
 
-- ``new_game(players, seed=None, blind=False) -> State``: a fresh game; an int seed
-  makes it reproducible, None shuffles with a cryptographic RNG.
+- ``NAME`` (the game's name as players read it, e.g. ``"Piratz"``), ``PLAYER_COUNTS``
+  (the numbers of players it can seat, e.g. ``(2, 3, 4)``) and ``OPTIONS`` (option name
+  -> default, each a bool the host may set, e.g. Piratz's ``{"blind": False}``; ``{}``
+  for none): what the service asks instead of assuming one game's numbers.
+- ``new_game(players, seed=None, **options) -> State``: a fresh game; an int seed makes
+  it reproducible, None shuffles with a cryptographic RNG; ``options`` are ``OPTIONS``'
+  names (the service passes every one).
 - ``legal_actions(state, seat) -> list[dict]``: every legal action for that seat,
   empty when it is not that seat's move.
 - ``apply(state, seat, action) -> State``: the next state; never changes ``state``;
@@ -21,8 +26,22 @@ test walks this package to enforce it) and exposes:
   (code -> description) listing every code it can carry.
 - ``current_seat(state)`` (None once over), ``is_finished(state)``,
   ``round_number(state)`` and ``move_effects(before, after, seat, action)`` (what a
-  move revealed and buried, and whether it started a new turn), so the service can run
-  and log a game without knowing its rules.
+  move revealed and buried, and whether it ended the turn), so the service can run
+  and log a game without knowing its rules. ``move_effects`` returns a dict with at
+  least ``revealed`` (what the move turned up, as the game describes it, or None),
+  ``revealed_ids`` (the same as JSON-ready ids, what the move log stores), ``buried``
+  (a card id hidden by the move, or None) and ``new_turn`` (the move ended the turn:
+  the next one, maybe the same seat's, gets a fresh deadline).
+- ``public_revealed(ids)``: a log entry's ``revealed`` from the stored ``revealed_ids``
+  (None for None), as CONTRACT section 2 shows it.
+- ``ROUNDS_TO_ABANDON``: the service ends a game as abandoned when every move of this
+  many consecutive rounds (``round_number``) was automatic (Piratz P25: 1 round;
+  Rattenscharf R36: 2 turns, its rounds being turns).
+
+Time-outs: the deadline belongs to the turn. When it passes, the service applies
+``timeout_action`` to the then current state until the turn has ended (``new_turn``), so
+one deadline plays a whole turn however many moves it takes (Piratz: one, P24;
+Rattenscharf: one per strip in hand, R34).
 
 Optional: a game that offers bots exposes ``BOT_LEVELS`` (its level names, weakest
 first) and ``choose_bot_action(view, level, rng, memory=()) -> dict``: the action a bot
@@ -33,7 +52,7 @@ and raises ``ValueError`` for an unknown level or a view without legal actions. 
 that offers bots has both names; the service seats bots only in such games.
 
 Optional: a game whose shuffles anyone can check (README "A shuffle anyone can check")
-takes ``key`` in ``new_game(players, seed=None, blind=False, key=None)`` (32 bytes
+takes ``key`` in ``new_game(players, seed=None, key=None, **options)`` (32 bytes
 instead of a seed; the game is then a function of the key: an int seed still deals
 exactly the game it always did) and exposes ``shuffle_commitment(server_seed) -> str``
 (the public commitment to a secret server seed of 32 bytes), ``is_client_seed(text)``,
@@ -54,9 +73,14 @@ from typing import Protocol
 # cost (deck loading and the like) is only paid by whoever plays it.
 RULES = {
     "piratz": "games.rules.piratz",
+    "rattenscharf": "games.rules.rattenscharf",
 }
 
 REQUIRED_NAMES = (
+    "NAME",
+    "PLAYER_COUNTS",
+    "OPTIONS",
+    "ROUNDS_TO_ABANDON",
     "new_game",
     "legal_actions",
     "apply",
@@ -70,16 +94,21 @@ REQUIRED_NAMES = (
     "is_finished",
     "round_number",
     "move_effects",
+    "public_revealed",
 )
 
 
 class RulesModule(Protocol):
     """The shape of a rules module (for type checkers; see the module docstring)."""
 
+    NAME: str
+    PLAYER_COUNTS: tuple[int, ...]
+    OPTIONS: dict[str, bool]
+    ROUNDS_TO_ABANDON: int
     IllegalAction: type[ValueError]
     ERROR_CODES: dict[str, str]
 
-    def new_game(self, players: int, seed: int | None = None, blind: bool = False): ...
+    def new_game(self, players: int, seed: int | None = None, **options): ...
     def legal_actions(self, state, seat: int) -> list[dict]: ...
     def apply(self, state, seat: int, action: dict): ...
     def view(self, state, seat: int | None) -> dict: ...
@@ -90,6 +119,7 @@ class RulesModule(Protocol):
     def is_finished(self, state) -> bool: ...
     def round_number(self, state) -> int: ...
     def move_effects(self, before, after, seat: int, action: dict) -> dict: ...
+    def public_revealed(self, ids): ...
 
 
 class UnknownGame(LookupError):

@@ -8,7 +8,7 @@ abandonment, is the service's job).
 from .bots import LEVELS as BOT_LEVELS
 from .bots import choose_action as choose_bot_action
 from .deck import TREASURES, DeckError
-from .effects import move_effects
+from .effects import move_effects, public_revealed
 from .engine import (
     apply,
     card,
@@ -30,11 +30,19 @@ from .timeout import timeout_action
 from .view import view
 
 GAME = "piratz"
+NAME = "Piratz"
+PLAYER_COUNTS = (2, 3, 4)
+OPTIONS = {"blind": False}  # P23: collections hidden until the end
+ROUNDS_TO_ABANDON = 1  # P25: a whole round of automatic moves
 
 __all__ = [
     "BOT_LEVELS",
     "ERROR_CODES",
     "GAME",
+    "NAME",
+    "OPTIONS",
+    "PLAYER_COUNTS",
+    "ROUNDS_TO_ABANDON",
     "TREASURES",
     "DeckError",
     "IllegalAction",
@@ -52,6 +60,7 @@ __all__ = [
     "load",
     "move_effects",
     "new_game",
+    "public_revealed",
     "result",
     "revealed_card",
     "round_number",

@@ -2,10 +2,10 @@
 
 Pure Python: no Django, database, clock, network or global RNG; a game is a ``State``
 value moved on by ``apply``. See /work/shared/rules/RATTENSCHARF.md for rules R1-R36
-(R36, abandonment, is the service's job). Not yet registered in ``games.rules.RULES``.
+(R36, abandonment, is the service's job: ``ROUNDS_TO_ABANDON``, its rounds being turns).
 """
 
-from .effects import move_effects
+from .effects import move_effects, public_revealed
 from .engine import (
     apply,
     current_seat,
@@ -23,11 +23,19 @@ from .timeout import timeout_action
 from .view import view
 
 GAME = "rattenscharf"
+NAME = "Rattenscharf"
+PLAYER_COUNTS = (2,)  # R27
+OPTIONS = {}  # R27: nothing but the draw order is hidden, so there is no blind mode
+ROUNDS_TO_ABANDON = 2  # R36: both players missed a whole turn back to back
 
 __all__ = [
     "COLOURS",
     "ERROR_CODES",
     "GAME",
+    "NAME",
+    "OPTIONS",
+    "PLAYER_COUNTS",
+    "ROUNDS_TO_ABANDON",
     "STRIPS",
     "IllegalAction",
     "State",
@@ -40,6 +48,7 @@ __all__ = [
     "load",
     "move_effects",
     "new_game",
+    "public_revealed",
     "result",
     "round_number",
     "scores",

@@ -161,12 +161,17 @@ def test_r33_move_effects_reveal_the_next_hand_on_the_turn_ending_move():
     start = play(game(*GAME_A), act(1, 2, 0))
     mid = play(start, act(3, 2, 1))
     assert rs.move_effects(start, mid, 1, act(3, 2, 1)) == {
-        "revealed": None, "buried": None, "new_turn": False,
+        "revealed": None, "revealed_ids": None, "buried": None, "new_turn": False,
     }  # fmt: skip
     end = play(mid, act(13, 0, 0))
     assert rs.move_effects(mid, end, 1, act(13, 0, 0)) == {
-        "revealed": [10, 2], "buried": None, "new_turn": True,
+        "revealed": [10, 2], "revealed_ids": [10, 2], "buried": None, "new_turn": True,
     }  # fmt: skip
+    assert rs.public_revealed([10, 2]) == [
+        {"id": 10, "fields": ["red:paprika", "green:wasabi", "green:jalapeno"]},
+        {"id": 2, "fields": ["green:jalapeno", "red:paprika", "green:cardamom"]},
+    ]
+    assert rs.public_revealed(None) is None
 
 
 def test_dump_load_round_trip_and_json():
