@@ -5,6 +5,8 @@ value moved on by ``apply``. See /work/shared/rules/RATTENSCHARF.md for rules R1
 (R36, abandonment, is the service's job: ``ROUNDS_TO_ABANDON``, its rounds being turns).
 """
 
+from .bots import LEVELS as BOT_LEVELS
+from .bots import choose_action as choose_bot_action
 from .effects import move_effects, public_revealed
 from .engine import (
     apply,
@@ -29,6 +31,7 @@ OPTIONS = {}  # R27: nothing but the draw order is hidden, so there is no blind 
 ROUNDS_TO_ABANDON = 2  # R36: both players missed a whole turn back to back
 
 __all__ = [
+    "BOT_LEVELS",
     "COLOURS",
     "ERROR_CODES",
     "GAME",
@@ -41,6 +44,7 @@ __all__ = [
     "State",
     "StripDataError",
     "apply",
+    "choose_bot_action",
     "current_seat",
     "dump",
     "is_finished",
