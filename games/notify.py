@@ -1,7 +1,11 @@
 """What the service tells players by email about their games, composed and queued here."""
 
+from functools import cache
+
 from django.conf import settings
 from django.core import signing
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -9,15 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.languages import language_of
 from accounts.preferences import EmailKind, settings_for
 from accounts.unsubscribe import settings_url, unsubscribe_url
-from games.describe import (
-    Names,
-    describe_cards,
-    describe_log,
-    describe_move,
-    describe_result,
-    describe_table,
-    format_moment,
-)
+from games.describe import Names, format_moment, words_for
 from games.errors import GameError
 from games.models import EndReason, Game, GameStatus, Move, Seat
 from games.movelog import public_log
@@ -38,6 +34,8 @@ def queue_invitation(game: Game, seat: Seat) -> None:
         seat.user.email,
         "invitation",
         {
+            "email_dir": email_dir(game, "invitation"),
+            "game_name": game.rules.NAME,
             "host": game.host.public_name,
             "players": [s.public_name for s in game.seats.all()],
             "turn_hours": game.turn_hours,
@@ -65,6 +63,8 @@ def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True
             seat.user.email,
             "game_cancelled",
             {
+                "email_dir": email_dir(game, "game_cancelled"),
+                "game_name": game.rules.NAME,
                 "host": game.host.public_name,
                 "reason": reason,
                 "for_host": seat.user_id == game.host_id,
@@ -180,11 +180,12 @@ def queue_auto_moved(
     for the turn's automatic ``moves`` (rules P24, R34).
 
     ``table_before`` is the engine's view for that seat just before the first of them
-    (public: everyone saw it); with it the email says which cards the move took (in blind
-    mode only how many, as P23 hides collections).
+    (public: everyone saw it); with it the email says what the moves did (Piratz: which
+    cards the move took, in blind mode only how many, as P23 hides collections;
+    Rattenscharf: where each strip went and what it scored), in the game's own words
+    (``games.describe.words_for``).
     """
     move = moves[0]
-    face_up_before = None if table_before is None else table_before.get("face_up")
     seat_row = _seat(game, move.seat)
     if seat_row.user is None:
         return None
@@ -192,22 +193,19 @@ def queue_auto_moved(
     if not prefs.wants(EmailKind.AUTO_MOVED):
         return None
     rules = game.rules
-    entry = move.public_entry(rules)
-    taken = None
+    entries = [m.public_entry(rules) for m in moves]
     with translation.override(language_of(seat_row.user)):
-        if face_up_before is not None:
-            cards = _taken_by(move.action, face_up_before, rules.card)
-            if game.blind and game.status == GameStatus.ACTIVE:
-                # Blind mode (P23): nobody sees a collection's cards before the end, the
-                # owner included; the count is public.
-                taken = translation.ngettext("%(count)d card", "%(count)d cards", len(cards)) % {
-                    "count": len(cards)
-                }
-            else:
-                taken = describe_cards(cards)
         context = _game_context(game, seat_row, prefs)
-        context["move"] = describe_move(entry, Names(context["names"], move.seat), rules.card)
-        context["taken"] = taken
+        context.update(
+            words_for(game.game).describe_auto_moved(
+                entries,
+                table_before,
+                Names(context["names"], move.seat),
+                rules,
+                # Piratz's blind mode (P23): a collection's cards stay hidden until the end.
+                hidden=game.blind and game.status == GameStatus.ACTIVE,
+            )
+        )
         return _queue_game_email(game, seat_row.user, prefs, EmailKind.AUTO_MOVED, context)
 
 
@@ -240,7 +238,7 @@ def queue_game_over(game: Game) -> list[OutboundEmail]:
             context = _game_context(game, seat_row, prefs)
             view = game.rules.view(game.load_state(), seat_row.seat)
             names = Names(context["names"], seat_row.seat)
-            context["result"] = describe_result(view["result"], names)
+            context["result"] = words_for(game.game).describe_result(view["result"], names)
             queued.append(
                 _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, context)
             )
@@ -352,25 +350,18 @@ def recap(game: Game, seat: int) -> list[str]:
 
     Built from the public move log as that player may see it (rules P23: in blind mode
     the entries after their own last move are the ones they see in full), marking
-    automatic moves, rat alerts and the end of each round.
+    automatic moves, rat alerts and the end of each round (Piratz), or each strip's
+    place and scoring and the strips drawn (Rattenscharf).
     """
     moves = list(Move.objects.filter(game=game).order_by("number"))
     entries = public_log(game, seat, moves)
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
-    since = [e for e in entries if e["number"] > last_own]
     rounds = {move.number: move.round for move in moves}
     names = Names([s.public_name for s in _seats(game)], seat)
     current_round = game.round if game.status == GameStatus.ACTIVE else None
-    return describe_log(since, rounds, current_round, names, game.rules.card)
-
-
-def _taken_by(action: dict, face_up: list[dict], card) -> list[dict]:
-    """The cards a pass or rat-alert move took from the public face-up row (rules P12, P14)."""
-    if action.get("action") == "pass":
-        return [c for c in face_up if c["treasures"].get(action.get("treasure"))]
-    if action.get("action") == "resolve_alarm":
-        return [card(action["keep"])]
-    return []
+    return words_for(game.game).describe_moves(
+        entries, names, game.rules, since=last_own, rounds=rounds, current_round=current_round
+    )
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -395,6 +386,8 @@ def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True)
     names = [s.public_name for s in _seats(game)]
     context = {
         "name": seat_row.user.public_name,
+        "game": game.game,
+        "game_name": game.rules.NAME,
         "names": names,
         "others": [n for i, n in enumerate(names) if i != seat_row.seat],
         "players": names,
@@ -406,10 +399,30 @@ def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True)
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat_row.seat,
         "table": None,
     }
+    words = words_for(game.game)
+    context["notes"] = words.email_notes()
     if with_table and game.state is not None:
         view = game.rules.view(game.load_state(), seat_row.seat)
-        context["table"] = describe_table(view, Names(names, seat_row.seat))
+        context["table"] = words.describe_table(view, Names(names, seat_row.seat))
     return context
+
+
+@cache
+def _has_own_email(game_name: str, kind: str) -> bool:
+    try:
+        get_template(f"emails/{game_name}/{kind}/body.txt")
+    except TemplateDoesNotExist:
+        return False
+    return True
+
+
+def email_dir(game: Game, kind: str) -> str:
+    """Where the ``kind`` email of ``game`` is written: ``emails/<game>/`` when the game
+    has its own (Piratz's, word for word as they always were), else the shared
+    ``emails/game/``, which names the game and draws its table with
+    ``emails/<game>/_table.txt|html``. ``templates/emails/<kind>/`` includes from here.
+    """
+    return f"emails/{game.game}/" if _has_own_email(game.game, kind) else "emails/game/"
 
 
 def _footer_links(user, kind: str) -> tuple[str, str]:
@@ -429,7 +442,12 @@ def _queue_game_email(
     game: Game, user, prefs, kind: str, context: dict, *, reply_to: str | None = None
 ) -> OutboundEmail:
     unsubscribe, settings_link = _footer_links(user, kind)
-    context = {**context, "unsubscribe_link": unsubscribe, "settings_link": settings_link}
+    context = {
+        **context,
+        "email_dir": email_dir(game, kind),
+        "unsubscribe_link": unsubscribe,
+        "settings_link": settings_link,
+    }
     send_after = prefs.quiet_until(timezone.now()) if kind in QUIET_KINDS else None
     headers = _unsubscribe_headers(unsubscribe)
     if reply_to:

@@ -1,4 +1,4 @@
-"""Piratz tables and moves in words, for the emails and pages players read.
+"""Piratz tables and moves in words, for the emails and pages players read (``games.describe``).
 
 Everything here works on what a player may see: the engine's ``view(state, seat)``
 dict and public move-log entries (``games.movelog.public_log`` or
@@ -11,12 +11,11 @@ such as the emails, compose under ``translation.override(language_of(reader))``.
 """
 
 from collections import Counter
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
-from django.utils import dateformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
+from .common import Names
 
 # Rules P1 order; the singular is used for one item ("1 coin").
 TREASURE_SINGULAR = {
@@ -106,54 +105,6 @@ def items_in(cards: list[dict]) -> str:
     rats = sum(1 for card in cards if card.get("rat"))
     text = ", ".join(items) or _("no items")
     return f"{text}; " + ngettext("%(count)d rat", "%(count)d rats", rats) % {"count": rats}
-
-
-def format_moment(moment: datetime | None, zone: ZoneInfo) -> str:
-    """A moment as a reader in ``zone`` says it, e.g. ``"Tuesday 24 November, 10:00 CET"``.
-
-    In the active language: the format is translated (German ``"Dienstag, 24. November,
-    10:00 CET"``) and Django's date format gives the day and month names.
-    """
-    if moment is None:
-        return ""
-    local = moment.astimezone(zone)
-    # Django date format characters (l: weekday, j: day, F: month, H:i, T: zone name).
-    return dateformat.format(local, pgettext("deadline date format", "l j F, H:i T"))
-
-
-class Names:
-    """Who sits where, as the reader of a text calls them ("you" for their own seat)."""
-
-    def __init__(self, names: list[str], reader_seat: int | None = None):
-        self.names = names
-        self.reader_seat = reader_seat
-
-    def subject(self, seat: int) -> str:
-        if seat == self.reader_seat:
-            return _("You")
-        return self.name(seat)
-
-    def name(self, seat: int) -> str:
-        """The player's name, never "you"."""
-        if 0 <= seat < len(self.names):
-            return self.names[seat]
-        return _("Seat %(number)d") % {"number": seat}
-
-    def possessive(self, seat: int) -> str:
-        """The pronoun for a sentence whose subject is this seat: "your" or "their"."""
-        return _("your") if seat == self.reader_seat else _("their")
-
-    def owner(self, seat: int) -> str:
-        """Whose, standing alone: "your" or "Bert's"."""
-        if seat == self.reader_seat:
-            return _("your")
-        return _("%(name)s's") % {"name": self.subject(seat)}
-
-    def spade(self, seat: int) -> str:
-        """Whose spade, as an object of "under": "your spade" or "Bert's spade"."""
-        if seat == self.reader_seat:
-            return _("your spade")
-        return _("%(name)s's spade") % {"name": self.name(seat)}
 
 
 def describe_move(entry: dict, names: Names, card, *, rat_alert: bool = False) -> str:
@@ -325,3 +276,78 @@ def describe_result(result: dict, names: Names) -> dict:
     winners = [names.subject(seat) for seat in result["winners"]]
     reader_won = names.reader_seat is not None and names.reader_seat in result["winners"]
     return {"players": rows, "winners": winners, "reader_won": reader_won}
+
+
+# --- The words interface every game's module offers (see ``games.describe``) -------------
+
+# Why an abandoned game ended (rules P25), as ``Game.get_end_reason_display`` says it.
+ABANDONED = pgettext_lazy("why a game ended", "every move of a round was automatic")
+# A move's sentence needs no earlier entries: the card ids say it all.
+NEEDS_HISTORY = False
+
+
+def describe_entry(entry: dict, names: Names, rules, *, history=(), rat_alert: bool = False) -> str:
+    """One public log entry as a sentence (``describe_move``); ``history`` is not needed."""
+    return describe_move(entry, names, rules.card, rat_alert=rat_alert)
+
+
+def describe_moves(
+    entries: list[dict],
+    names: Names,
+    rules,
+    *,
+    since: int = 0,
+    rounds: dict[int, int] | None = None,
+    current_round: int | None = None,
+) -> list[str]:
+    """Sentences for the entries after move ``since`` (``describe_log``), round ends told."""
+    later = [entry for entry in entries if entry["number"] > since]
+    return describe_log(later, rounds or {}, current_round, names, rules.card)
+
+
+def describe_auto_moved(
+    entries: list[dict], table_before: dict | None, names: Names, rules, *, hidden: bool
+) -> dict:
+    """What the automatic move (P24) did: ``move`` (its sentence) and ``taken`` (the
+    cards it took from the face-up row of ``table_before``; only how many when
+    ``hidden``, blind mode before the end; None without ``table_before``)."""
+    entry = entries[0]
+    taken = None
+    face_up = None if table_before is None else table_before.get("face_up")
+    if face_up is not None:
+        cards = _taken_by(entry["action"], face_up, rules.card)
+        if hidden:
+            # Blind mode (P23): nobody sees a collection's cards before the end, the
+            # owner included; the count is public.
+            taken = ngettext("%(count)d card", "%(count)d cards", len(cards)) % {
+                "count": len(cards)
+            }
+        else:
+            taken = describe_cards(cards)
+    move = describe_entry(entry, names, rules)
+    return {"move": move, "moves": [move], "taken": taken}
+
+
+def _taken_by(action: dict, face_up: list[dict], card) -> list[dict]:
+    """The cards a pass or rat-alert move took from the public face-up row (rules P12, P14)."""
+    if action.get("action") == "pass":
+        return [c for c in face_up if c["treasures"].get(action.get("treasure"))]
+    if action.get("action") == "resolve_alarm":
+        return [card(action["keep"])]
+    return []
+
+
+def chat_title(short_id: str) -> str:
+    """A chat post's title (webhooks)."""
+    return _("Piratz game %(id)s") % {"id": short_id}
+
+
+def result_line(result: dict, names: Names) -> str:
+    """A finished game's outcome in one sentence (webhooks)."""
+    winners = ", ".join(names.name(seat) for seat in result.get("winners", []))
+    return _("The game is over. Won by: %(winners)s.") % {"winners": winners}
+
+
+def email_notes() -> dict:
+    """Sentences for the shared email templates: none, Piratz writes its own emails."""
+    return {}

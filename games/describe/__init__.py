@@ -1,0 +1,68 @@
+"""Games in words, for the emails and pages players read: one module per game, by name.
+
+``words_for(game_name)`` is the one lookup: ``games.describe.<game_name>`` (``piratz``,
+``rattenscharf``). Each such module works on what a player may see (the engine's
+``view`` and public move-log entries) and offers the same names:
+
+- ``ABANDONED``: why an abandoned game ended (P25, R36), for ``Game.get_end_reason_display``;
+- ``NEEDS_HISTORY``: whether ``describe_entry`` needs the entries before the one described;
+- ``describe_entry(entry, names, rules, *, history=(), rat_alert=False)``: one entry as a
+  sentence (``history``: every earlier entry, oldest first);
+- ``describe_moves(entries, names, rules, *, since=0, rounds=None, current_round=None)``:
+  the recap, sentences for the entries after move ``since`` (``entries``: the whole log);
+- ``describe_table(view, names)`` and ``describe_result(result, names)``: template-ready
+  words for the emails (drawn by ``templates/emails/<game>/_table.txt|html``);
+- ``describe_auto_moved(entries, table_before, names, rules, *, hidden)``: what a timed-out
+  turn's automatic moves did (``move``, ``moves``, ``taken``);
+- ``chat_title(short_id)`` and ``result_line(result, names)``: webhook posts.
+
+Every text is in the active language (``gettext``): callers writing to someone else,
+such as the emails, compose under ``translation.override(language_of(reader))``.
+The Piratz names are re-exported here, as they were before games had their own modules.
+"""
+
+from importlib import import_module
+from types import ModuleType
+
+from .common import Names, format_moment
+from .piratz import (
+    PHASE_WORDS,
+    TREASURE_NAMES,
+    TREASURE_SINGULAR,
+    count_items,
+    describe_card,
+    describe_cards,
+    describe_log,
+    describe_move,
+    describe_result,
+    describe_table,
+    items_in,
+    treasure_heading,
+    treasure_name,
+)
+
+__all__ = [
+    "PHASE_WORDS",
+    "TREASURE_NAMES",
+    "TREASURE_SINGULAR",
+    "Names",
+    "count_items",
+    "describe_card",
+    "describe_cards",
+    "describe_log",
+    "describe_move",
+    "describe_result",
+    "describe_table",
+    "format_moment",
+    "items_in",
+    "treasure_heading",
+    "treasure_name",
+    "words_for",
+]
+
+
+def words_for(game_name: str) -> ModuleType:
+    """The words module of the game named ``game_name`` (``games.describe.<name>``)."""
+    if not game_name.isidentifier():
+        raise LookupError(f"no words for game {game_name!r}")
+    return import_module(f"{__name__}.{game_name}")

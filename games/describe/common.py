@@ -1,0 +1,56 @@
+"""What every game's words share: who is who in a text, and moments in the reader's zone."""
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+
+def format_moment(moment: datetime | None, zone: ZoneInfo) -> str:
+    """A moment as a reader in ``zone`` says it, e.g. ``"Tuesday 24 November, 10:00 CET"``.
+
+    In the active language: the format is translated (German ``"Dienstag, 24. November,
+    10:00 CET"``) and Django's date format gives the day and month names.
+    """
+    if moment is None:
+        return ""
+    local = moment.astimezone(zone)
+    # Django date format characters (l: weekday, j: day, F: month, H:i, T: zone name).
+    return dateformat.format(local, pgettext("deadline date format", "l j F, H:i T"))
+
+
+class Names:
+    """Who sits where, as the reader of a text calls them ("you" for their own seat)."""
+
+    def __init__(self, names: list[str], reader_seat: int | None = None):
+        self.names = names
+        self.reader_seat = reader_seat
+
+    def subject(self, seat: int) -> str:
+        if seat == self.reader_seat:
+            return _("You")
+        return self.name(seat)
+
+    def name(self, seat: int) -> str:
+        """The player's name, never "you"."""
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("Seat %(number)d") % {"number": seat}
+
+    def possessive(self, seat: int) -> str:
+        """The pronoun for a sentence whose subject is this seat: "your" or "their"."""
+        return _("your") if seat == self.reader_seat else _("their")
+
+    def owner(self, seat: int) -> str:
+        """Whose, standing alone: "your" or "Bert's"."""
+        if seat == self.reader_seat:
+            return _("your")
+        return _("%(name)s's") % {"name": self.subject(seat)}
+
+    def spade(self, seat: int) -> str:
+        """Whose spade, as an object of "under": "your spade" or "Bert's spade"."""
+        if seat == self.reader_seat:
+            return _("your spade")
+        return _("%(name)s's spade") % {"name": self.name(seat)}
