@@ -97,7 +97,8 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
     forms (they post to ``play_move``); 404 for outsiders.
 
     Drawn only from ``Game.table_view`` for the reader's seat (a spectator's view for staff
-    without a seat: no forms) and ``public_log`` (rules P23), through ``games.table``.
+    without a seat: no forms) and ``public_log`` (rules P23), through ``games.table``, by
+    the game's own template (``games/<game>/table.html``).
     """
     game = _visible_game_or_404(request.user, game_id)
     seat = queries.seat_of(game, request.user)
@@ -109,8 +110,10 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
         "game": game,
         "seats": seats,
         "player_names": ", ".join(s.public_name for s in seats),
+        "game_name": game.rules.NAME,
         "reader_seat": seat,
         "table": table.table_context(game, seat, zone),
+        "table_template": table.template_for(game),
         "refresh_every_seconds": REFRESH_EVERY_SECONDS,
     }
     stand_in = next((s for s in seats if s.seat == seat and s.is_stand_in), None)
@@ -136,9 +139,10 @@ def play_move(request: HttpRequest, game_id) -> HttpResponse:
     """
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("games:game", args=[game_id]))
-    shown_version = _visible_game_or_404(request.user, game_id).version
+    game = _visible_game_or_404(request.user, game_id)
+    shown_version = game.version
     try:
-        version, action = table.parse_move(request.POST)
+        version, action = table.parse_move(game, request.POST)
         actions.do_play_move(game_id, request.user, version, action)
     except actions.GameError as refused:
         if refused.code == "not_found":

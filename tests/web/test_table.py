@@ -11,9 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Vacation
-from games import actions, table
+from games import actions
 from games.models import Game
 from games.rules import piratz
+from games.tables import piratz as table
 from tests.api.secrets_scan import assert_no_secrets
 from tests.browser.hidden import HiddenInformationScan
 from tests.factories import start_game
@@ -408,7 +409,7 @@ def test_the_tables_query_count_does_not_grow_with_the_game(anna, bert, carla):
     assert queries_for(short) == queries_for(long) == 5
 
 
-# --- What each choice takes (games.table, no database) -----------------------------------
+# --- What each choice takes (games.tables.piratz, no database) ---------------------------
 
 
 def _card(card_id, rat=False, **treasures):

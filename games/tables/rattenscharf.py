@@ -1,0 +1,310 @@
+"""The Rattenscharf table page's content: the board, the hand, the scores and the viewer's
+legal placements with what each would do, ready for ``templates/games/rattenscharf/``.
+
+Built only from ``Game.table_view(seat)`` (R31: public apart from the pile's order, which
+it does not hold), so the page shows nothing the API would not. The previews come from
+``games.rules.rattenscharf.preview``, which reads the view's board only.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games import describe
+from games.errors import GameError
+from games.models import Game
+from games.rules.rattenscharf.engine import RAT_LIMIT
+from games.rules.rattenscharf.preview import previews
+
+# What each symbol is called (R2): the board's titles, the lists and the previews.
+SYMBOL_WORDS = {
+    "red:chili": gettext_lazy("red chili"),
+    "red:paprika": gettext_lazy("red paprika"),
+    "red:saffron": gettext_lazy("red saffron"),
+    "red:cinnamon": gettext_lazy("red cinnamon"),
+    "green:jalapeno": gettext_lazy("green jalapeño"),
+    "green:basil": gettext_lazy("green basil"),
+    "green:cardamom": gettext_lazy("green cardamom"),
+    "green:wasabi": gettext_lazy("green wasabi"),
+    "red:rat": gettext_lazy("red rat"),
+    "green:rat": gettext_lazy("green rat"),
+    "empty": gettext_lazy("empty field"),
+    "start": gettext_lazy("start field"),
+}
+COLOUR_WORDS = {"red": gettext_lazy("red"), "green": gettext_lazy("green")}
+DIRECTION_WORDS = {"h": gettext_lazy("across"), "v": gettext_lazy("down")}
+
+# The move form's fields besides ``version``: the strip, and where it goes as one value
+# "x,y,orientation,flip" (flip 0 or 1), so that one select of a form is one legal action.
+PLACEMENT_SEPARATOR = ","
+
+
+def symbol_word(symbol: str) -> str:
+    return str(SYMBOL_WORDS.get(symbol, symbol))
+
+
+def symbol_id(symbol: str) -> str:
+    """The id of the symbol's drawing (``games/rattenscharf/symbols.html``)."""
+    return "rs-" + symbol.replace(":", "-")
+
+
+def strip_words(fields: list[str]) -> str:
+    return ", ".join(symbol_word(field) for field in fields)
+
+
+def placement_value(action: dict) -> str:
+    """The form value of a ``place`` action's position (see ``parse_move``)."""
+    return PLACEMENT_SEPARATOR.join(
+        (str(action["x"]), str(action["y"]), action["orientation"], "1" if action["flip"] else "0")
+    )
+
+
+def parse_move(data) -> tuple[int, dict]:
+    """``(version, action)`` from a placement form: ``version``, ``strip`` and
+    ``placement`` (``"x,y,h|v,0|1"``) make R28's action. ``GameError("invalid")`` for a
+    form the page does not build; whether the placement is legal is the engine's call."""
+    try:
+        version = int(data.get("version", ""))
+        if version < 0 or data.get("action", "place") != "place":
+            raise ValueError("version")
+        x, y, orientation, flip = data.get("placement", "").split(PLACEMENT_SEPARATOR)
+        if flip not in ("0", "1") or orientation not in DIRECTION_WORDS:
+            raise ValueError("placement")
+        action = {
+            "action": "place",
+            "strip": int(data.get("strip", "")),
+            "x": int(x),
+            "y": int(y),
+            "orientation": orientation,
+            "flip": flip == "1",
+        }
+    except ValueError:
+        raise GameError(
+            "invalid", _("That move form was incomplete, so nothing was played. Choose again.")
+        ) from None
+    return version, action
+
+
+def laid_fields(fields: list[str], flip: bool) -> list[str]:
+    """A strip's fields in the order they lie on its cells (R7)."""
+    return list(reversed(fields)) if flip else list(fields)
+
+
+def preview_words(preview: dict, colours: list[str]) -> str:
+    """What a placement would do, in words: each colour's points and visible rats."""
+    return _(
+        "points %(red)s %(red_points)d, %(green)s %(green_points)d; "
+        "rats visible after: %(red)s %(red_rats)d, %(green)s %(green_rats)d"
+    ) % {
+        "red": COLOUR_WORDS[colours[0]],
+        "green": COLOUR_WORDS[colours[1]],
+        "red_points": preview["points"][0],
+        "green_points": preview["points"][1],
+        "red_rats": preview["rats"][0],
+        "green_rats": preview["rats"][1],
+    }
+
+
+def _loses(view: dict, preview: dict) -> bool:
+    """Would this placement, as the turn's last, leave the mover with 3 rats (R22, R23)?"""
+    mover = view["current_seat"]
+    return len(view["hand"]) == 1 and preview["rats"][mover] >= RAT_LIMIT
+
+
+def placement_choices(view: dict, legal: list[dict], found: list[dict]) -> list[dict]:
+    """Per strip in the hand, its legal placements (``legal``, with their ``found``
+    previews) as one select's options: each option is one legal action, so a form built
+    from a choice can only post a legal move."""
+    fields_of = {strip["id"]: strip["fields"] for strip in view["hand"]}
+    by_strip: dict[int, list] = {strip["id"]: [] for strip in view["hand"]}
+    for action, preview in zip(legal, found, strict=True):
+        fields = laid_fields(fields_of[action["strip"]], action["flip"])
+        label = _("from (%(x)d, %(y)d) %(direction)s: %(fields)s — %(preview)s") % {
+            "x": action["x"],
+            "y": action["y"],
+            "direction": DIRECTION_WORDS[action["orientation"]],
+            "fields": strip_words(fields),
+            "preview": preview_words(preview, view["colours"]),
+        }
+        if _loses(view, preview):
+            label += " — " + _("you would lose to your rats")
+        by_strip[action["strip"]].append({"value": placement_value(action), "label": label})
+    return [
+        {**_strip(strip), "options": by_strip[strip["id"]]}
+        for strip in view["hand"]
+        if by_strip[strip["id"]]
+    ]
+
+
+def _field(symbol: str) -> dict:
+    return {"symbol": symbol, "id": symbol_id(symbol), "word": symbol_word(symbol)}
+
+
+def _strip(strip: dict) -> dict:
+    """A view's strip (``{"id", "fields"}``) as ``strip.html`` draws it."""
+    return {
+        "id": strip["id"],
+        "fields": [_field(symbol) for symbol in strip["fields"]],
+        "words": strip_words(strip["fields"]),
+    }
+
+
+def play_data(view: dict, legal: list[dict], found: list[dict]) -> dict:
+    """What ``static/js/rattenscharf.js`` needs to offer the legal placements on the board:
+    per strip, per window ``"x,y,o"``, per flip (0, 1): ``[red points, green points, red
+    rats, green rats, loses]``; the strips' fields; the words it shows. Public data only."""
+    moves: dict[str, dict] = {}
+    for action, preview in zip(legal, found, strict=True):
+        windows = moves.setdefault(str(action["strip"]), {})
+        key = f"{action['x']},{action['y']},{action['orientation']}"
+        windows.setdefault(key, [None, None])[int(action["flip"])] = (
+            preview["points"] + preview["rats"] + [int(_loses(view, preview))]
+        )
+    colours = view["colours"]
+    return {
+        "mover": view["current_seat"],
+        "strips": {
+            str(strip["id"]): [_field(symbol) for symbol in strip["fields"]]
+            for strip in view["hand"]
+        },
+        "moves": moves,
+        "words": {
+            # Placeholders filled by the script: {x} {y} {direction} {fields} {rp} {gp} {rr} {gr}
+            "preview": _(
+                "Strip from (%(x)s, %(y)s) %(direction)s: %(fields)s. Points: %(red)s %(rp)s, "
+                "%(green)s %(gp)s. Rats visible after: %(red)s %(rr)s, %(green)s %(gr)s."
+            )
+            % {
+                "x": "{x}",
+                "y": "{y}",
+                "direction": "{direction}",
+                "fields": "{fields}",
+                "red": COLOUR_WORDS[colours[0]],
+                "green": COLOUR_WORDS[colours[1]],
+                "rp": "{rp}",
+                "gp": "{gp}",
+                "rr": "{rr}",
+                "gr": "{gr}",
+            },
+            "loses": _(
+                "You would lose to your rats: three of them visible at the end of your turn."
+            ),
+            "target": _("Place the middle of the strip on (%(x)s, %(y)s)")
+            % {"x": "{x}", "y": "{y}"},
+            "none": _("This strip has no legal place in this direction: rotate it."),
+            "h": str(DIRECTION_WORDS["h"]),
+            "v": str(DIRECTION_WORDS["v"]),
+        },
+    }
+
+
+def scoring_lines(events: list[dict], names: describe.Names) -> list[str]:
+    """Scoring events (``last_scoring``, ``final_scoring``) in words, one per group."""
+    return [
+        ngettext(
+            "%(spice)s, %(cells)d fields: %(points)d point for %(name)s",
+            "%(spice)s, %(cells)d fields: %(points)d points for %(name)s",
+            event["points"],
+        )
+        % {
+            "spice": symbol_word(event["spice"]),
+            "cells": len(event["cells"]),
+            "points": event["points"],
+            "name": names.name(event["seat"]),
+        }
+        for event in events
+    ]
+
+
+def placement_log(view: dict, names: describe.Names) -> list[str]:
+    """Every strip laid, newest first (the view's ``placements``; the start strip left out)."""
+    lines = []
+    for placement in view["placements"]:
+        if placement["seat"] is None:
+            continue
+        lines.append(
+            _(
+                "Turn %(turn)d: %(name)s laid strip %(strip)d %(direction)s from "
+                "(%(x)d, %(y)d) at level %(level)d: %(fields)s."
+            )
+            % {
+                "turn": placement["turn"],
+                "name": names.subject(placement["seat"]),
+                "strip": placement["strip"],
+                "direction": DIRECTION_WORDS[placement["orientation"]],
+                "x": placement["x"],
+                "y": placement["y"],
+                "level": placement["level"],
+                "fields": strip_words(placement["fields"]),
+            }
+        )
+    return lines[::-1]
+
+
+def describe_result(result: dict, names: describe.Names) -> dict:
+    """R32's result for the page: who won, why, and each player's points."""
+    players = [
+        {
+            "name": names.name(p["seat"]),
+            "colour": COLOUR_WORDS[p["colour"]],
+            "placement_points": p["placement_points"],
+            "final_points": p["final_points"],
+            "score": p["score"],
+            "winner": p["seat"] in result["winners"],
+        }
+        for p in result["players"]
+    ]
+    rats = None
+    if result["reason"] == "rats":
+        loser = result["rat_loser"]
+        rats = _(
+            "%(name)s ended a turn with %(rats)d %(colour)s rats visible and lost the game "
+            "(R23: no final scoring)."
+        ) % {
+            "name": names.subject(loser),
+            "rats": result["players"][loser]["visible_rats"],
+            "colour": COLOUR_WORDS[result["players"][loser]["colour"]],
+        }
+    return {
+        "players": players,
+        "rats": rats,
+        "final_scoring": scoring_lines(result["final_scoring"], names),
+        "shared": len(result["winners"]) > 1,
+    }
+
+
+def table_context(game: Game, seat: int | None, zone) -> dict:
+    """Everything ``templates/games/rattenscharf/table.html`` draws for the viewer at
+    ``seat`` (None: a spectator); empty before the game starts."""
+    from games.table import basic_context  # games.table finds this module by name
+
+    context = basic_context(game, seat, zone)
+    if not context:
+        return {}
+    view = context["view"]
+    names = context.pop("names")
+    active = view["status"] == "active"
+    for player in context["players"]:
+        number = player["seat"]
+        rats = view["visible_rats"][number]
+        player.update(
+            colour=view["colours"][number],
+            colour_word=COLOUR_WORDS[view["colours"][number]],
+            score=view["scores"][number],
+            rats=rats,
+            # One more of their own rats at the end of their turn loses (R22).
+            rats_danger=active and rats >= RAT_LIMIT - 1,
+        )
+    legal = [] if context["bot_plays"] else view["legal_actions"]
+    found = previews({**view, "legal_actions": legal})
+    context.update(
+        hand=[_strip(strip) for strip in view["hand"]],
+        unseen=[_strip(strip) for strip in view["unseen"]],
+        has_moves=bool(legal),
+        choices=placement_choices(view, legal, found),
+        play_data=play_data(view, legal, found) if legal else None,
+        last_scoring=scoring_lines(view["last_scoring"], names),
+        rat_limit=RAT_LIMIT,
+        result=None if view["result"] is None else describe_result(view["result"], names),
+        log=placement_log(view, names),
+    )
+    return context
