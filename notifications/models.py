@@ -3,9 +3,12 @@
 from datetime import datetime, timedelta
 
 from django.db import models
+from django.db.models.query_utils import DeferredAttribute
 from django.utils import timezone
 
 from piratz_site.redaction import redact_text, redact_tokens
+
+from .rendering import SUBJECT_MAX_LENGTH, context_from_json, render_email
 
 # Retry delays grow 1, 5, 25, 125 minutes, then stay at the cap: a mail server that is
 # down for hours is retried a few times, not hammered every minute.
@@ -59,8 +62,47 @@ class OutboundEmailQuerySet(ClaimableQuerySet):
         )
 
 
+class _RenderedOnRead(DeferredAttribute):
+    """A content field of an ``OutboundEmail`` stored unrendered (``context`` set): reading
+    it renders the email first (``OutboundEmail.render``), so every reader (the worker,
+    the admin, tests) sees the email as it is sent."""
+
+    def __get__(self, instance, cls=None):
+        if instance is not None:
+            context = instance.__dict__.get("context")
+            if context is not None and instance.__dict__.get("_rendered_from") is not context:
+                instance.render()
+        return super().__get__(instance, cls)
+
+    def __set__(self, instance, value):
+        # A data descriptor (unlike Django's), so that reads come here even when the
+        # instance holds a value: the empty one of an unrendered row.
+        instance.__dict__[self.field.attname] = value
+
+
+class _RenderedCharField(models.CharField):
+    descriptor_class = _RenderedOnRead
+
+    def pre_save(self, model_instance, add):
+        # What the row holds, never a rendering: saving must not render the email.
+        return model_instance.__dict__.get(self.attname)
+
+
+class _RenderedTextField(models.TextField):
+    descriptor_class = _RenderedOnRead
+
+    def pre_save(self, model_instance, add):
+        return model_instance.__dict__.get(self.attname)
+
+
 class OutboundEmail(models.Model):
-    """An email to one address, rendered when queued; its status records every send outcome.
+    """An email to one address; its status records every send outcome.
+
+    Stored unrendered when it can be (``queue_email``): ``context`` (JSON, see
+    ``notifications.rendering``) and ``language`` say what to render, ``subject`` and the
+    bodies are empty in the row, and reading them renders the email on the instance. Once
+    the email is done (sent or failed) the row holds the rendering, redacted, and no
+    ``context``. Rendered when queued (``context`` None) when the context would not keep.
 
     Life cycle: ``pending`` (due at ``send_after``) → ``sending`` (claimed by one worker
     at ``claimed_at``) → ``sent``, or back to ``pending`` with a later ``send_after`` after a
@@ -80,9 +122,18 @@ class OutboundEmail(models.Model):
         FAILED = "failed", "Failed"  # permanent error, or retries exhausted
 
     to = models.EmailField()
-    subject = models.CharField(max_length=255)
-    body_text = models.TextField()
-    body_html = models.TextField()
+    subject = _RenderedCharField(max_length=SUBJECT_MAX_LENGTH)
+    body_text = _RenderedTextField()
+    body_html = _RenderedTextField()
+    context = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="What to render, until the email is done (then null: it holds its links).",
+    )
+    language = models.CharField(
+        max_length=20, blank=True, help_text="The recipient's; empty: the site's default."
+    )
     template = models.CharField(
         max_length=100, help_text="The directory under templates/emails/ it was rendered from."
     )
@@ -110,7 +161,7 @@ class OutboundEmail(models.Model):
     )
 
     # What may carry a credential (a signed link, a List-Unsubscribe URL).
-    CONTENT_FIELDS = ("subject", "body_text", "body_html", "headers")
+    CONTENT_FIELDS = ("subject", "body_text", "body_html", "headers", "context")
 
     objects = OutboundEmailQuerySet.as_manager()
 
@@ -135,6 +186,15 @@ class OutboundEmail(models.Model):
     def __str__(self) -> str:
         # Shown by the admin (titles, breadcrumbs, messages): never a live link.
         return f"{redact_tokens(self.subject)} → {self.to} ({self.status})"
+
+    def render(self) -> None:
+        """Render the stored ``context`` into this instance's subject and bodies (not the
+        row). Raises what rendering raises (a template removed since it was queued)."""
+        context = self.__dict__["context"]
+        self.subject, self.body_text, self.body_html = render_email(
+            self.template, context_from_json(context), language=self.language or None
+        )
+        self._rendered_from = context
 
     def record_sent(self, now: datetime) -> None:
         """Count the successful attempt; the links in the email are redacted now."""
@@ -170,10 +230,11 @@ class OutboundEmail(models.Model):
         keeping them would let whoever reads the table (a moderator, a backup) log in as the
         player or answer their invitation. Only the instance changes; the caller saves.
         """
-        self.subject = redact_tokens(self.subject)
+        self.subject = redact_tokens(self.subject)  # rendered first if it was not yet
         self.body_text = redact_tokens(self.body_text)
         self.body_html = redact_tokens(self.body_html)
         self.headers = {name: redact_tokens(str(value)) for name, value in self.headers.items()}
+        self.context = None  # the rendering above replaces it
 
 
 class DeliveryAttempt(models.Model):

@@ -13,11 +13,15 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F
-from django.template import Context
-from django.template.loader import get_template, render_to_string
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from .models import DeliveryAttempt, OutboundEmail
+from .rendering import (  # render_email: also the outbox's to callers (tests, previews)
+    NotJsonSafe,
+    check_templates,
+    context_to_json,
+    render_email,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +60,7 @@ def queue_email(
     headers: dict[str, str] | None = None,
     language: str | None = None,
 ) -> OutboundEmail:
-    """Render ``templates/emails/<template>/`` for ``to`` and store it; send after commit.
+    """Store the email ``templates/emails/<template>/`` makes for ``to``; send after commit.
 
     The three templates are ``subject.txt`` (whitespace collapsed to one line),
     ``body.txt`` (rendered without HTML escaping) and ``body.html`` (should extend
@@ -72,14 +76,29 @@ def queue_email(
     must already be in that language (compose them under ``translation.override``).
     A missing template raises ``TemplateDoesNotExist`` here, at the caller; an unusable
     address is only found when sending and marks the email failed.
+
+    Rendering waits for the worker (the row keeps ``context`` as JSON, see
+    ``notifications.rendering``) unless the context holds something JSON would not give
+    back exactly; then it is rendered here. Either way the returned row, and any row read
+    back, shows the rendered email.
     """
-    subject, body_text, body_html = render_email(template, context, language=language)
+    try:
+        stored_context = context_to_json(context, language)
+    except NotJsonSafe:
+        stored_context = None
+    if stored_context is None:
+        subject, body_text, body_html = render_email(template, context, language=language)
+    else:
+        check_templates(template)
+        subject = body_text = body_html = ""  # rendered when read: by the worker sending it
     now = timezone.now()
     email = OutboundEmail.objects.create(
         to=to,
         subject=subject,
         body_text=body_text,
         body_html=body_html,
+        context=stored_context,
+        language=language or "",
         template=template,
         topic=topic,
         send_after=now if send_after is None else send_after,
@@ -89,30 +108,6 @@ def queue_email(
         # A held-back email is not scheduled now: its task would only find it not yet due.
         _schedule_send([email.id])
     return email
-
-
-def render_email(
-    template: str, context: dict, *, language: str | None = None
-) -> tuple[str, str, str]:
-    """The (subject, plain text, HTML) of ``templates/emails/<template>/`` with ``context``.
-
-    Rendered in ``language`` (default ``settings.LANGUAGE_CODE``): the translations, and
-    the ``date``/number filters' localised formats, are the recipient's.
-    """
-    context = {**context, "site_url": settings.SITE_URL}
-    with translation.override(language or settings.LANGUAGE_CODE):
-        subject = " ".join(_render_plain(f"emails/{template}/subject.txt", context).split())
-        body_text = _render_plain(f"emails/{template}/body.txt", context).strip() + "\n"
-        body_html = render_to_string(f"emails/{template}/body.html", context)
-    max_length = OutboundEmail._meta.get_field("subject").max_length
-    if len(subject) > max_length:
-        subject = subject[: max_length - 1] + "…"
-    return subject, body_text, body_html
-
-
-def _render_plain(name: str, context: dict) -> str:
-    # Plain text is not HTML: a player called "Tom & Jerry" must not arrive as "Tom &amp; Jerry".
-    return get_template(name).template.render(Context(context, autoescape=False))
 
 
 def _schedule_send(email_ids: Iterable[int]) -> None:

@@ -1,5 +1,7 @@
 """queue_email: rendering, storing in the caller's transaction, sending only after commit."""
 
+import json
+
 import pytest
 from django.db import transaction
 from django.template import TemplateDoesNotExist
@@ -133,3 +135,62 @@ def test_unreachable_broker_does_not_fail_the_callers_request(
     email.refresh_from_db()
     assert email.status == "pending"
     assert mailoutbox == []
+
+
+# --- Rendered when sent: the row keeps what to render (notifications.rendering) -----------
+
+
+def test_row_keeps_what_to_render_and_reading_it_renders_the_email(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks():
+        queue_email("anna@example.com", "test_message", TURN_CONTEXT, language="de")
+    stored = OutboundEmail.objects.values("subject", "body_text", "context", "language").get()
+    # Nothing rendered in the caller's transaction (the move holds its game's row lock).
+    assert (stored["subject"], stored["body_text"]) == ("", "")
+    assert (stored["context"], stored["language"]) == (TURN_CONTEXT, "de")
+    email = OutboundEmail.objects.get()
+    assert email.subject == "Your turn in Skull <Bay> against Anna"
+    assert email.body_text.startswith("Hello Tom & Jerry,")
+
+
+def test_context_json_would_not_give_back_is_rendered_at_once(django_capture_on_commit_callbacks):
+    opponents = ("Anna", "Bert")  # a tuple comes back from JSON as a list: not the same
+    with django_capture_on_commit_callbacks():
+        queue_email("anna@example.com", "test_message", {**TURN_CONTEXT, "others": opponents})
+    stored = OutboundEmail.objects.values("subject", "context").get()
+    assert stored == {"subject": "Your turn in Skull <Bay> against Anna", "context": None}
+
+
+def test_sent_email_keeps_its_rendering_redacted_and_no_context(
+    mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+    assert len(mailoutbox) == 1
+    stored = OutboundEmail.objects.values("status", "body_text", "context").get()
+    assert stored == {"status": "sent", "body_text": mailoutbox[0].body, "context": None}
+
+
+def test_context_values_json_lacks_come_back_as_they_were():
+    from datetime import UTC, date, datetime
+
+    from django.utils.safestring import SafeString, mark_safe
+    from django.utils.translation import gettext_lazy
+
+    from notifications.rendering import NotJsonSafe, context_from_json, context_to_json
+
+    context = {
+        "at": datetime(2030, 5, 1, 12, 30, tzinfo=UTC),
+        "day": date(2030, 5, 2),
+        "html": mark_safe("<b>bold</b>"),
+        "word": gettext_lazy("Settings"),
+        "nested": [{"n": 1, "x": 1.5, "ok": True, "none": None}],
+    }
+    stored = json.loads(json.dumps(context_to_json(context, "de")))  # as the database keeps it
+    back = context_from_json(stored)
+    assert back == {**context, "word": "Einstellungen"}
+    assert isinstance(back["html"], SafeString)
+    for unkept in ({"k": (1, 2)}, {"k": {1, 2}}, {1: "int key"}, {"$at": "looks tagged"}):
+        with pytest.raises(NotJsonSafe):
+            context_to_json(unkept)
