@@ -1,0 +1,225 @@
+"""Rattenscharf's emails: the turn email with the table in words and drawn as text, the recap,
+one email for a timed-out turn of two strips (R34), game over by rats (R23) and complete
+(R25, R26), abandonment (R36); never the draw order (R33)."""
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from games import actions
+from games.models import Game, GameStatus
+from games.rules import rattenscharf
+from notifications.models import OutboundEmail
+from tests.factories import start_game
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2030, 11, 19, 9, 0, tzinfo=UTC)
+# RATTENSCHARF.md Example 5 (game R): green loses to the rats on turn 4.
+GAME_R = [17, 20, 18, 24, 33, 41, 42]
+RAT_TURNS = [
+    [(17, 2, 0, "h", False)],
+    [(20, -1, 1, "h", False), (18, 2, 1, "h", False)],
+    [(24, -1, 2, "h", False), (33, 1, 0, "h", False)],
+    [(41, 2, 2, "h", False), (42, 5, 0, "v", False)],
+]
+# Examples 1 and 3 (game A).
+GAME_A = [1, 3, 13, 10, 2, 9, 4]
+
+
+def order(first: list[int]) -> list[int]:
+    return first + [s for s in rattenscharf.STRIPS if s and s not in first]
+
+
+def place(strip, x, y, orientation="h", flip=False) -> dict:
+    return {
+        "action": "place",
+        "strip": strip,
+        "x": x,
+        "y": y,
+        "orientation": orientation,
+        "flip": flip,
+    }
+
+
+@pytest.fixture(autouse=True)
+def _site_and_clock(settings, time_machine):
+    settings.SITE_URL = "https://piratz.example"
+    time_machine.move_to(START, tick=False)
+
+
+def emails(kind: str, to=None) -> list[OutboundEmail]:
+    rows = OutboundEmail.objects.filter(template=kind).order_by("id")
+    return list(rows if to is None else rows.filter(to=to.email))
+
+
+def play(game: Game, users, *moves) -> Game:
+    for strip, x, y, orientation, flip in moves:
+        user = users[game.current_seat]
+        game = actions.do_play_move(
+            game.id, user, game.version, place(strip, x, y, orientation, flip)
+        )
+        game.refresh_from_db()
+    return game
+
+
+def new_game(anna, bert, first=GAME_A) -> Game:
+    game = start_game([anna, bert], game="rattenscharf", order=order(first))
+    OutboundEmail.objects.all().delete()
+    return game
+
+
+def assert_no_draw_order(game: Game) -> None:
+    """R33: no email names a strip still in the pile, nor lists the pile's order."""
+    game.refresh_from_db()
+    state = game.load_state()
+    pile = set(state.pile)
+    secret = ", ".join(str(s) for s in state.pile[:4])
+    for mail in OutboundEmail.objects.all():
+        for part in (mail.subject, mail.body_text, mail.body_html):
+            named = {int(n) for n in re.findall(r"(?:strip|Streifen) (\d+)", part)}
+            assert not named & pile, (mail.template, named & pile)
+            assert not pile or secret not in part
+
+
+def test_turn_email_tells_the_table_and_the_recap_r31(anna, bert):
+    game = new_game(anna, bert)
+    game = play(
+        game, [anna, bert], (1, 2, 0, "h", False), (3, 2, 1, "h", False), (13, 0, 0, "h", False)
+    )
+
+    [mail] = emails("your_turn", anna)
+    text = mail.body_text
+    assert mail.subject == "Your turn in Rattenscharf with Bert"
+    assert "after that the service places your strips for you (rule R34)" in text
+    assert "SINCE YOUR LAST TURN" in text
+    assert (
+        "- Bert placed strip 13 (green cardamom, red chili, green basil) at (0, 0), horizontal, "
+        "on level 2: green scored 1 for basil. You drew strip 10 (red paprika, green wasabi, "
+        "green jalapeno); strip 2 (green jalapeno, red paprika, green cardamom)." in text
+    )
+    assert "- Bert placed strip 3 (green jalapeno, red paprika, green jalapeno) at (2, 1)" in text
+    assert "You placed strip 1" not in text  # the recap starts after the reader's own move
+    assert "THE TABLE (turn 3 of 22)" in text
+    assert "Scores: you (red) 0; Bert (green) 1" in text
+    assert "Visible rats: red 0; green 0" in text
+    assert "Your hand: strip 10 (red paprika, green wasabi, green jalapeno); strip 2 (" in text
+    assert "Draw pile: 37 strips" in text
+    # The board as RATTENSCHARF.md draws it after turn 2 (Example 1).
+    assert "  0  ---1 gCa2 rCh2 gBa2 gBa1 rSa1\n" in text
+    assert "  1     .    .    . gJa1 rPa1 gJa1\n" in text
+    # The HTML part: a plain table, no script.
+    assert '<td title="green basil"' in mail.body_html
+    assert "<script" not in mail.body_html
+    assert_no_draw_order(game)
+
+
+def test_two_rats_warn_the_player_r22(anna, bert):
+    game = new_game(anna, bert, GAME_R)
+    game = play(game, [anna, bert], *RAT_TURNS[0], *RAT_TURNS[1])
+    [mail] = emails("your_turn", anna)
+    assert "Visible rats: red 2; green 1" in mail.body_text
+    assert (
+        "Careful: 2 of your rats (red) show. With 3 or more at the end of your own turn you "
+        "lose (rule R22)." in mail.body_text
+    )
+    assert "Careful: 2 of your rats (red) show." in mail.body_html
+
+
+def test_a_timed_out_turn_of_two_strips_is_one_email_r34(anna, bert, time_machine):
+    game = new_game(anna, bert)
+    game = play(game, [anna, bert], (1, 2, 0, "h", False))
+    OutboundEmail.objects.all().delete()
+    time_machine.move_to(game.deadline, tick=False)
+    actions.do_play_timeout(game.id, expected_version=game.version)
+    game.refresh_from_db()
+
+    [mail] = emails("auto_moved", bert)
+    assert mail.subject == "Your time ran out: the service moved for you in Rattenscharf with Anna"
+    moves = list(game.moves.order_by("number"))[1:]
+    assert len(moves) == 2 and all(m.automatic for m in moves)
+    for move in moves:
+        assert f"You placed strip {move.action['strip']} (" in mail.body_text
+    assert mail.body_text.count("(Played automatically: the deadline had passed.)") == 2
+    # R35's choices here (Example 5's vectors for game A): 13@(0,0)h scores green 1.
+    assert "at (0, 0), horizontal, on level 2: green scored 1 for basil." in mail.body_text
+    assert "Points from these moves: Anna (red): 0; You (green): 1." in mail.body_text
+    assert "If both players miss a whole turn back to back" in mail.body_text
+    assert [m.to for m in emails("auto_moved")] == [bert.email]  # one email for the turn
+    assert [m.to for m in emails("your_turn")] == [anna.email]
+    assert_no_draw_order(game)
+
+
+def test_game_over_by_rats_r23(anna, bert):
+    game = new_game(anna, bert, GAME_R)
+    game = play(game, [anna, bert], *[m for turn in RAT_TURNS for m in turn])
+    assert game.status == GameStatus.FINISHED
+
+    anna_mail = emails("game_over", anna)[0]
+    bert_mail = emails("game_over", bert)[0]
+    assert anna_mail.subject == "Game over: you won in Rattenscharf with Bert"
+    assert bert_mail.subject == "Game over: Anna won in Rattenscharf with Anna"
+    assert (
+        "Bert ended their turn with 3 of their rats (green) showing and lost (rule R23). "
+        "There is no final scoring." in anna_mail.body_text
+    )
+    assert "You ended your turn with 3 of your rats (green) showing and lost" in bert_mail.body_text
+    assert "- You (red): 0 points (winner); 0 from placements, 0 from the final scoring" in (
+        anna_mail.body_text
+    )
+    assert "- Bert (green): 1 point; 1 from placements" in anna_mail.body_text
+    assert "Final scoring (rule R25)" not in anna_mail.body_text
+    assert_no_draw_order(game)
+
+
+def test_game_over_complete_with_final_scoring_r25_r26(anna, bert):
+    game = start_game([anna, bert], game="rattenscharf", seed=1)
+    users = [anna, bert]
+    while game.status == GameStatus.ACTIVE:
+        action = rattenscharf.timeout_action(game.load_state())
+        game = actions.do_play_move(game.id, users[game.current_seat], game.version, action)
+        game.refresh_from_db()
+    result = game.result
+    assert result["reason"] == "complete"
+
+    mail = emails("game_over", anna)[0]
+    text = mail.body_text
+    assert "Every strip is placed: every group of 2 or more cells scored once more" in text
+    assert "Final scoring (rule R25):" in text
+    for event in result["final_scoring"]:
+        colour = ("red", "green")[event["seat"]]
+        spice = event["spice"].split(":")[1]
+        line = f"- {colour} scored {event['points']} for {spice} ({len(event['cells'])} cells)"
+        assert line in text
+    for player in result["players"]:
+        name = "You" if player["seat"] == 0 else "Bert"
+        assert f"- {name} ({player['colour']}): {player['score']} points" in text
+        assert (
+            f"{player['placement_points']} from placements, {player['final_points']} from the "
+            "final scoring" in text
+        )
+    winners = ["You" if s == 0 else "Bert" for s in result["winners"]]
+    if len(winners) == 1:
+        assert f"Winner: {winners[0]}" in text
+    assert_no_draw_order(game)
+
+
+def test_abandoned_after_two_missed_turns_r36(anna, bert, time_machine):
+    game = new_game(anna, bert)
+    while game.status == GameStatus.ACTIVE:
+        time_machine.move_to(game.deadline, tick=False)
+        actions.do_play_timeout(game.id, expected_version=game.version)
+        game.refresh_from_db()
+    assert game.end_reason == "abandoned"
+    assert (
+        game.get_end_reason_display() == "both players missed a whole turn back to back (rule R36)"
+    )
+    mails = emails("game_ended")
+    assert sorted(m.to for m in mails) == [anna.email, bert.email]
+    assert mails[0].subject.startswith("Your game of Rattenscharf with ")
+    assert (
+        "has ended without a result:\nboth players missed a whole turn back to back, so the "
+        "game counts as abandoned (rule R36)." in mails[0].body_text
+    )
+    assert_no_draw_order(game)
