@@ -118,6 +118,16 @@ class Game(models.Model):
     def is_active(self) -> bool:
         return self.status == GameStatus.ACTIVE
 
+    def get_end_reason_display(self) -> str:
+        """Why the game ended, as players read it. Abandonment is each game's own rule
+        (P25: a round; R36: two turns), so its words come from the game's words module;
+        the stored value and the choices (hence the migrations) stay as they are."""
+        if self.end_reason == EndReason.ABANDONED:
+            from games.describe import words_for  # describe reads views, never models
+
+            return str(words_for(self.game).ABANDONED)
+        return str(EndReason(self.end_reason).label)
+
     def invitation_has_expired(self, now: datetime) -> bool:
         """True when the game still waits for acceptances at ``now`` but its time is up.
 
