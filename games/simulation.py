@@ -1,4 +1,5 @@
-"""Self-play of Piratz with the pure engine: random games for balancing, bot tournaments.
+"""Self-play with the pure engines: random Piratz games and Rattenscharf games by a policy
+for balancing, bot tournaments of any game that offers bots.
 
 No Django, database or clock here: ``manage.py simulate`` and ``manage.py tournament``
 are the I/O shells around it (progress bar, timing, printing), and tests call these
@@ -10,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from math import copysign, erfc, inf, sqrt
-from statistics import fmean, stdev
+from statistics import fmean, quantiles, stdev
 
-from games.rules import piratz
+from games.rules import get_rules, piratz, rattenscharf
 
 # The random player is the ``random`` bot level: one policy for simulate, the benches,
 # the playout tests and the bots.
@@ -218,39 +219,57 @@ def seat_memory(log: list[dict], seat: int, blind: bool) -> list[dict]:
     ]
 
 
+def new_game(rules, players: int, *, seed: int, blind: bool = False):
+    """A game of ``rules`` dealt from ``seed``, with the blind option where the game has it
+    (``ValueError`` for blind in a game without it)."""
+    if "blind" in rules.OPTIONS:
+        return rules.new_game(players, seed=seed, blind=blind)
+    if blind:
+        raise ValueError(f"{rules.NAME} has no blind option")
+    return rules.new_game(players, seed=seed)
+
+
 def play_bot_game(
-    levels: Sequence[str], *, seed: int, blind: bool = False, choose=piratz.choose_bot_action
+    levels: Sequence[str],
+    *,
+    seed: int,
+    blind: bool = False,
+    choose=None,
+    game: str = "piratz",
 ) -> BotGameRecord:
-    """Play one game with the bot of ``levels[s]`` in seat ``s`` and return its record.
+    """Play one game of ``game`` with the bot of ``levels[s]`` in seat ``s``; return its record.
 
     The deal comes from ``seed``; each seat's bot draws its chances from its own
     ``random.Random`` seeded with ``seed`` and the seat, so the same arguments give the same
-    game. ``choose`` is called as ``choose_bot_action`` is (the tournament command passes
-    a timed wrapper). Raises ``SimulationError`` if the game does not end.
+    game. ``choose`` (default: the game's ``choose_bot_action``) is called as
+    ``choose_bot_action`` is (the tournament command passes a timed wrapper). Raises
+    ``SimulationError`` if the game does not end.
     """
+    rules = get_rules(game)
+    choose = choose or rules.choose_bot_action
     players = len(levels)
-    state = piratz.new_game(players, seed=seed, blind=blind)
+    state = new_game(rules, players, seed=seed, blind=blind)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(players)]
     log = []
-    while not piratz.is_finished(state):
+    while not rules.is_finished(state):
         if len(log) >= MAX_MOVES_PER_GAME:
             raise SimulationError(f"a bot game (seed {seed}) did not end")
-        seat = piratz.current_seat(state)
+        seat = rules.current_seat(state)
         memory = seat_memory(log, seat, blind)
-        action = choose(piratz.view(state, seat), levels[seat], rngs[seat], memory)
-        after = piratz.apply(state, seat, action)
+        action = choose(rules.view(state, seat), levels[seat], rngs[seat], memory)
+        after = rules.apply(state, seat, action)
         log.append(
             {
                 "number": len(log) + 1,
                 "seat": seat,
                 "action": action,
-                "revealed": piratz.revealed_card(state, after),
+                "revealed": rules.move_effects(state, after, seat, action)["revealed"],
                 "automatic": False,
                 "at": None,
             }
         )
         state = after
-    result = piratz.result(state)
+    result = rules.view(state, None)["result"]
     return BotGameRecord(
         levels=tuple(levels),
         scores=tuple(player["score"] for player in result["players"]),
@@ -355,19 +374,23 @@ class TournamentStats:
         return {"games": self.games, "levels": levels, "pairs": pairs}
 
 
-def check_tournament(levels: Sequence[str], games: int, players: int) -> tuple[str, ...]:
+def check_tournament(
+    levels: Sequence[str], games: int, players: int, game: str = "piratz"
+) -> tuple[str, ...]:
     """The distinct ``levels`` in order; ``ValueError`` for an unknown level or a bad size."""
+    rules = get_rules(game)
+    known = tuple(getattr(rules, "BOT_LEVELS", ()))
     levels = tuple(dict.fromkeys(levels))
-    unknown = [level for level in levels if level not in piratz.BOT_LEVELS]
+    unknown = [level for level in levels if level not in known]
     if unknown or len(levels) < 1:
         raise ValueError(
-            f"unknown bot level {', '.join(unknown) or '(none)'}; "
-            f"levels: {', '.join(piratz.BOT_LEVELS)}"
+            f"unknown bot level {', '.join(unknown) or '(none)'}; levels: {', '.join(known)}"
         )
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be at least 1, not {games!r}")
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    if type(players) is not int or players not in rules.PLAYER_COUNTS:
+        counts = ", ".join(str(count) for count in rules.PLAYER_COUNTS)
+        raise ValueError(f"players must be one of {counts} for {rules.NAME}, not {players!r}")
     return levels
 
 
@@ -378,13 +401,18 @@ def tournament_game(
     *,
     seed: int,
     blind: bool = False,
-    choose=piratz.choose_bot_action,
+    choose=None,
+    game: str = "piratz",
 ) -> BotGameRecord:
     """Game ``number`` of a tournament (see ``tournament``): any game can be played alone,
     so a tournament can be split between processes and give the same records."""
     cycle = seatings(levels, players)
     return play_bot_game(
-        cycle[number % len(cycle)], seed=seed + number // len(cycle), blind=blind, choose=choose
+        cycle[number % len(cycle)],
+        seed=seed + number // len(cycle),
+        blind=blind,
+        choose=choose,
+        game=game,
     )
 
 
@@ -395,20 +423,203 @@ def tournament(
     *,
     seed: int,
     blind: bool = False,
-    choose=piratz.choose_bot_action,
+    choose=None,
     on_game=None,
+    game: str = "piratz",
 ) -> TournamentStats:
     """Play ``games`` bot games and return the totals.
 
     Game ``i`` is seated with ``seatings(levels, players)[i % k]`` and dealt with seed
     ``seed + i // k``, so each deal is played in every seating: position and the luck of
-    the deal cancel out between levels. ``on_game`` gets each ``BotGameRecord``. Raises
-    ``ValueError`` for arguments out of range (an unknown level among them).
+    the deal cancel out between levels. ``on_game`` gets each ``BotGameRecord``. ``game``
+    is the registry name of a game with bots. Raises ``ValueError`` for arguments out of
+    range (an unknown level among them).
     """
-    levels = check_tournament(levels, games, players)
+    levels = check_tournament(levels, games, players, game)
     stats = TournamentStats(levels)
     for number in range(games):
-        record = tournament_game(levels, players, number, seed=seed, blind=blind, choose=choose)
+        record = tournament_game(
+            levels, players, number, seed=seed, blind=blind, choose=choose, game=game
+        )
+        stats.add(record)
+        if on_game is not None:
+            on_game(record)
+    return stats
+
+
+# --- Rattenscharf: the numbers that judge a strip list ----------------------------------------
+
+# How a seat chooses in ``simulate_rattenscharf``: a uniformly random legal action, R35's
+# stand-in (``timeout_action``), or a bot level (``rattenscharf.BOT_LEVELS``; its
+# ``random`` is the same uniform choice as ``random``).
+RATTENSCHARF_POLICIES = ("random", "timeout", *rattenscharf.BOT_LEVELS[1:])
+
+
+@dataclass(frozen=True)
+class RattenscharfRecord:
+    """What one finished Rattenscharf game looked like (R23-R26, R32)."""
+
+    policies: tuple[str, ...]
+    reason: str  # "complete" or "rats"
+    rat_loser: int | None
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    turns: int
+    moves: int
+    extent: int  # the largest |x| or |y| of any occupied cell (R6: the edge is 15)
+
+
+def rattenscharf_action(state, policy: str, rng: random.Random) -> dict:
+    """The action ``policy`` plays for the seat to move in ``state`` (see
+    ``RATTENSCHARF_POLICIES``); ``ValueError`` for an unknown policy."""
+    if policy == "timeout":
+        return rattenscharf.timeout_action(state)
+    if policy == "random":
+        return rng.choice(rattenscharf.legal_actions(state, rattenscharf.current_seat(state)))
+    if policy not in RATTENSCHARF_POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; policies: {', '.join(RATTENSCHARF_POLICIES)}")
+    view = rattenscharf.view(state, rattenscharf.current_seat(state))
+    return rattenscharf.choose_bot_action(view, policy, rng)
+
+
+def play_rattenscharf_game(policies: Sequence[str], *, seed: int) -> RattenscharfRecord:
+    """Play one Rattenscharf game with ``policies[s]`` choosing for seat ``s``.
+
+    ``seed`` deals the pile; each seat draws its chances from its own ``random.Random``
+    seeded with ``seed`` and the seat, so the same arguments give the same game. Raises
+    ``SimulationError`` if the game does not end.
+    """
+    state = rattenscharf.new_game(2, seed=seed)
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(2)]
+    moves = 0
+    while not rattenscharf.is_finished(state):
+        if moves >= MAX_MOVES_PER_GAME:
+            raise SimulationError(f"a Rattenscharf game (seed {seed}) did not end")
+        seat = rattenscharf.current_seat(state)
+        action = rattenscharf_action(state, policies[seat], rngs[seat])
+        state = rattenscharf.apply(state, seat, action)
+        moves += 1
+    result = rattenscharf.result(state)
+    return RattenscharfRecord(
+        policies=tuple(policies),
+        reason=result["reason"],
+        rat_loser=result["rat_loser"],
+        scores=tuple(player["score"] for player in result["players"]),
+        winners=tuple(result["winners"]),
+        turns=rattenscharf.round_number(state),
+        moves=moves,
+        extent=max(max(abs(x), abs(y)) for x, y in state.board.grid),
+    )
+
+
+def _distribution(values: list[int]) -> dict | None:
+    """Mean, standard deviation, minimum, quartiles and maximum; None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    if len(ordered) > 1:
+        q1, median, q3 = quantiles(ordered, n=4, method="inclusive")
+    else:
+        q1 = median = q3 = ordered[0]
+    return {
+        "mean": round(fmean(ordered), 3),
+        "sd": round(stdev(ordered), 3) if len(ordered) > 1 else 0.0,
+        "min": ordered[0],
+        "q1": q1,
+        "median": median,
+        "q3": q3,
+        "max": ordered[-1],
+    }
+
+
+@dataclass
+class RattenscharfStats:
+    """Running totals over finished Rattenscharf games; ``add`` each game."""
+
+    policies: tuple[str, ...]
+    records: list[RattenscharfRecord] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    def add(self, record: RattenscharfRecord) -> None:
+        self.records.append(record)
+
+    def summary(self) -> dict:
+        """The statistics as JSON-ready data (what ``simulate --game rattenscharf --json``
+        prints). Scores are those of completed games only: a game lost to rats has no final
+        scoring (R23). A tie is a win for both seats (R26), so wins may add up to more than
+        the games. Raises ``ValueError`` before any game was added.
+        """
+        games = self.games
+        if not games:
+            raise ValueError("no games were played")
+        records = self.records
+        complete = [r for r in records if r.reason == "complete"]
+        ties = sum(1 for r in complete if len(r.winners) > 1)
+        seats = range(2)
+        return {
+            "game": "rattenscharf",
+            "games": games,
+            "policies": list(self.policies),
+            "complete": {"games": len(complete), "percent": _percent(len(complete), games)},
+            "rat_losses": {
+                "games": games - len(complete),
+                "percent": _percent(games - len(complete), games),
+            },
+            "rat_losses_by_seat": [
+                {
+                    "seat": seat,
+                    "colour": rattenscharf.COLOURS[seat],
+                    "games": (lost := sum(1 for r in records if r.rat_loser == seat)),
+                    "percent": _percent(lost, games),
+                }
+                for seat in seats
+            ],
+            "wins_by_seat": [
+                {
+                    "seat": seat,
+                    "colour": rattenscharf.COLOURS[seat],
+                    "wins": (wins := sum(1 for r in records if seat in r.winners)),
+                    "percent": _percent(wins, games),
+                    "by_rats": sum(1 for r in records if r.rat_loser == 1 - seat),
+                }
+                for seat in seats
+            ],
+            "ties": {"games": ties, "percent_of_complete": _percent(ties, len(complete))},
+            "scores_by_seat": [_distribution([r.scores[seat] for r in complete]) for seat in seats],
+            "scores_together": _distribution([sum(r.scores) for r in complete]),
+            "turns_per_game": _spread([r.turns for r in records]),
+            "moves_per_game": _spread([r.moves for r in records]),
+            "extent": _spread([r.extent for r in records]),
+        }
+
+
+def simulate_rattenscharf(
+    games: int, policies: Sequence[str], *, seed: int, on_game=None
+) -> RattenscharfStats:
+    """Play ``games`` Rattenscharf games (game ``i`` with seed ``seed + i``), seat ``s``
+    choosing by ``policies[s]`` (one policy: both seats), and return the totals.
+
+    ``on_game`` (optional) gets each ``RattenscharfRecord`` as it finishes. Raises
+    ``ValueError`` for arguments out of range and ``SimulationError`` if a game does not end.
+    """
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be at least 1, not {games!r}")
+    policies = tuple(policies)
+    if len(policies) == 1:
+        policies *= 2
+    if len(policies) != 2:
+        raise ValueError(f"give one policy or one per seat (2), not {len(policies)}")
+    unknown = [policy for policy in policies if policy not in RATTENSCHARF_POLICIES]
+    if unknown:
+        raise ValueError(
+            f"unknown policy {', '.join(unknown)}; policies: {', '.join(RATTENSCHARF_POLICIES)}"
+        )
+    stats = RattenscharfStats(policies)
+    for number in range(games):
+        record = play_rattenscharf_game(policies, seed=seed + number)
         stats.add(record)
         if on_game is not None:
             on_game(record)

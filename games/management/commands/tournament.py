@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.management.commands.simulate import _ProgressStream
-from games.rules import piratz
+from games.rules import get_rules
 from games.simulation import (
     SimulationError,
     TournamentStats,
@@ -30,20 +30,33 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def play_games(levels, players, seed, blind, numbers):
+def levels_of(rules) -> tuple[str, ...]:
+    """The rules' bot levels. (``games.bots.levels_of`` imports the models, which a worker
+    process started by --jobs cannot: it runs no Django set-up.)"""
+    return tuple(getattr(rules, "BOT_LEVELS", ()))
+
+
+# The games that offer bots (``BOT_LEVELS``), in registry order; the default is the first.
+GAMES = ("piratz", "rattenscharf")
+
+
+def play_games(levels, players, seed, blind, numbers, game="piratz"):
     """Play the tournament's games ``numbers``; return their records and each level's
     decision times in seconds. Module level, so that worker processes can run it."""
     timings = {level: [] for level in levels}
     clock = time.perf_counter
+    choose_bot_action = get_rules(game).choose_bot_action
 
     def timed_choice(view, level, rng, memory):
         started = clock()
-        action = piratz.choose_bot_action(view, level, rng, memory)
+        action = choose_bot_action(view, level, rng, memory)
         timings[level].append(clock() - started)
         return action
 
     records = [
-        tournament_game(levels, players, number, seed=seed, blind=blind, choose=timed_choice)
+        tournament_game(
+            levels, players, number, seed=seed, blind=blind, choose=timed_choice, game=game
+        )
         for number in numbers
     ]
     return records, timings
@@ -51,7 +64,8 @@ def play_games(levels, players, seed, blind, numbers):
 
 class Command(BaseCommand):
     help = (
-        "Let Piratz bots play each other with the pure rules engine (no database) and print, "
+        "Let bots (Piratz by default, or --game rattenscharf) play each other with the pure "
+        "rules engine (no database) and print, "
         "per level, the win rate (shared victories split) and mean score with 95% confidence "
         "intervals, which level beats which and how significantly, and the time per bot "
         "decision (p50/p99). Seats rotate and every deal is played in every seating, so "
@@ -62,13 +76,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
+            "--game",
+            default="piratz",
+            choices=GAMES,
+            help="Which game the bots play (default piratz).",
+        )
+        levels = {game: ", ".join(levels_of(get_rules(game))) for game in GAMES}
+        parser.add_argument(
             "--bots",
             nargs="+",
-            default=list(piratz.BOT_LEVELS),
             metavar="LEVEL",
             help=(
-                f"The bot levels that play ({', '.join(piratz.BOT_LEVELS)}; default all). "
-                "With fewer levels than players a level takes several seats."
+                "The bot levels that play (default all of the game's: "
+                + "; ".join(f"{game}: {names}" for game, names in levels.items())
+                + "). With fewer levels than players a level takes several seats."
             ),
         )
         parser.add_argument(
@@ -77,9 +98,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--players",
             type=int,
-            default=4,
             choices=(2, 3, 4),
-            help="Players per game: 2, 3 or 4 (default 4).",
+            help="Players per game: 2, 3 or 4 for Piratz (default 4); Rattenscharf is for 2.",
         )
         parser.add_argument(
             "--seed",
@@ -93,8 +113,8 @@ class Command(BaseCommand):
             "--blind",
             action="store_true",
             help=(
-                "Play with the blind option (rules P23): bots see no collections and only "
-                "the move log a player may see."
+                "Piratz only: play with the blind option (rules P23): bots see no "
+                "collections and only the move log a player may see."
             ),
         )
         parser.add_argument(
@@ -118,19 +138,30 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         games, players, jobs = options["games"], options["players"], options["jobs"]
-        unknown = [level for level in options["bots"] if level not in piratz.BOT_LEVELS]
+        game = options["game"]
+        if game not in GAMES:
+            raise CommandError(f"--game must be one of {', '.join(GAMES)}, not {game}.")
+        rules = get_rules(game)
+        known = levels_of(rules)
+        bots = options["bots"] or list(known)
+        unknown = [level for level in bots if level not in known]
         if unknown:
             raise CommandError(
-                f"Unknown bot level {', '.join(unknown)}; levels: {', '.join(piratz.BOT_LEVELS)}."
+                f"Unknown bot level {', '.join(unknown)}; levels: {', '.join(known)}."
             )
+        if players is None:
+            players = max(rules.PLAYER_COUNTS)
         # Checked here, not only by argparse: call_command(games=0) skips the parser's checks.
         if games < 1:
             raise CommandError(f"--games must be at least 1, not {games}.")
-        if players not in (2, 3, 4):
-            raise CommandError(f"--players must be 2, 3 or 4, not {players}.")
+        if players not in rules.PLAYER_COUNTS:
+            counts = ", ".join(str(count) for count in rules.PLAYER_COUNTS)
+            raise CommandError(f"--players must be {counts} for {rules.NAME}, not {players}.")
         if jobs < 1:
             raise CommandError(f"--jobs must be at least 1, not {jobs}.")
-        levels = check_tournament(options["bots"], games, players)
+        if options["blind"] and "blind" not in rules.OPTIONS:
+            raise CommandError(f"{rules.NAME} has no blind option.")
+        levels = check_tournament(bots, games, players, game)
         seed = options["seed"]
         seed_given = seed is not None
         if not seed_given:
@@ -149,7 +180,9 @@ class Command(BaseCommand):
         started = time.perf_counter()
         try:
             if jobs == 1:
-                results = (play_games(levels, players, seed, blind, chunk) for chunk in chunks)
+                results = (
+                    play_games(levels, players, seed, blind, chunk, game) for chunk in chunks
+                )
                 self._collect(results, stats, timings, progress)
             else:
                 # Fresh interpreters, not forks of this one: forking a process that runs
@@ -157,7 +190,8 @@ class Command(BaseCommand):
                 spawn = multiprocessing.get_context("spawn")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
                     # map yields in order, so the records are added as one process would.
-                    results = pool.map(partial(play_games, levels, players, seed, blind), chunks)
+                    play = partial(play_games, levels, players, seed, blind, game=game)
+                    results = pool.map(play, chunks)
                     self._collect(results, stats, timings, progress)
         except SimulationError as error:
             raise CommandError(str(error)) from None
@@ -173,6 +207,7 @@ class Command(BaseCommand):
             row["decision_ms_p99"] = 1000 * percentile(values, 0.99) if values else None
             row["decision_ms_max"] = 1000 * values[-1] if values else None
         summary.update(
+            game=game,
             players=players,
             blind=blind,
             jobs=jobs,
@@ -198,8 +233,11 @@ class Command(BaseCommand):
         """The results as an aligned table for a person."""
         seed = summary["seed"]
         repeat = "" if seed_given else f" (random; --seed {seed} repeats this run)"
+        # The default game's table reads as it always has; another game is named.
+        game = summary.get("game", GAMES[0])
+        of_game = "" if game == GAMES[0] else f" of {get_rules(game).NAME}"
         lines = [
-            f"Games played: {summary['games']} with {summary['players']} players"
+            f"Games played: {summary['games']}{of_game} with {summary['players']} players"
             f"{', blind' if summary['blind'] else ''}; seed {seed}{repeat}",
             "Win rate: a shared victory is split between its winners. "
             "± is the 95% confidence interval.",
