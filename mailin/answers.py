@@ -12,8 +12,10 @@ from django.utils.translation import gettext as _
 from accounts.languages import language_of
 from accounts.preferences import settings_for
 from games import notify
-from games.describe import Names, describe_move, treasure_name
+from games.describe import Names, treasure_name, words_for
+from games.describe.rattenscharf import describe_strip
 from games.models import Game, GameStatus, Move, Seat
+from games.movelog import public_log
 from notifications.outbox import queue_email
 
 from .parser import MoveParseError
@@ -34,6 +36,14 @@ def parse_error_detail(error: MoveParseError) -> str:
         "missing_card": _("A card number is missing, as in “keep 3 bury 17”."),
         "bad_card": _("“%(word)s” is not a card number."),
         "unexpected_words": _("We did not understand “%(word)s” after the move."),
+        "missing_strip": _("Name the strip you place first, as in “place 17 at 2,0 h”."),
+        "missing_position": _(
+            "Say where the strip goes: the x,y of its left or top cell, as in “place 17 at 2,0 h”."
+        ),
+        "missing_orientation": _(
+            "Say which way the strip lies: h (horizontal) or v (vertical), as in "
+            "“place 17 at 2,0 h”."
+        ),
     }
     return details.get(error.code, details["unknown_command"]) % {"word": error.word}
 
@@ -49,7 +59,39 @@ def refusal_detail(code: str, detail: str) -> str:
 
 
 def legal_hints(view: dict) -> list[str]:
-    """What the player may write now, one line per kind of move, from ``view``'s legal actions."""
+    """What the player may write now, one line per kind of move, from ``view``'s legal actions
+    (in the grammar of ``view``'s game, ``HINTS``)."""
+    return HINTS[view.get("game", "piratz")](view)
+
+
+def placement_hints(view: dict) -> list[str]:
+    """Rattenscharf: one line per strip in the hand, with a legal place for it (R28, R29)."""
+    hints = []
+    for strip in view["hand"]:
+        example = next(
+            (a for a in view["legal_actions"] if a["strip"] == strip["id"] and not a["flip"]),
+            None,
+        )
+        if example is None:
+            continue
+        hints.append(
+            _(
+                "“place %(id)d at x,y h” (or v, and “flip” to lay it the other way round): "
+                "%(strip)s, e.g. “place %(id)d at %(x)d,%(y)d %(orientation)s”"
+            )
+            % {
+                "id": strip["id"],
+                "strip": describe_strip(strip["id"], strip["fields"]),
+                "x": example["x"],
+                "y": example["y"],
+                "orientation": example["orientation"],
+            }
+        )
+    return hints
+
+
+def piratz_hints(view: dict) -> list[str]:
+    """Piratz: reveal, end, the passes and rat alerts ``view`` allows."""
     legal = view["legal_actions"]
     kinds = {action["action"] for action in legal}
     hints = []
@@ -85,6 +127,10 @@ def legal_hints(view: dict) -> list[str]:
     return hints
 
 
+# The game's name (``view["game"]``) -> what its players may write now.
+HINTS = {"piratz": piratz_hints, "rattenscharf": placement_hints}
+
+
 def queue_answer(
     game: Game,
     seat_row: Seat,
@@ -105,6 +151,7 @@ def queue_answer(
     reply_to = reply_address(game.id, seat_row.seat, user.id, game.version) if your_turn else None
     with translation.override(language):
         context = _context(game, seat_row, command=command, move=move, refusal=refusal)
+    context["email_dir"] = notify.email_dir(game, TEMPLATE)
     context["can_reply"] = reply_to is not None
     headers = {"Reply-To": reply_to} if reply_to else {}
     if in_reply_to:
@@ -137,7 +184,16 @@ def _context(game: Game, seat_row: Seat, *, command: str, move, refusal: str) ->
     if move is not None:
         rat_alert = move.action.get("action") == "reveal" and view.get("phase") == "alarm"
         entry = move.public_entry(game.rules)
-        context["move"] = describe_move(entry, names, game.rules.card, rat_alert=rat_alert)
+        words = words_for(game.game)
+        # The moves before it: where a game's sentence depends on the board (Rattenscharf).
+        history = (
+            [e for e in public_log(game, seat_row.seat) if e["number"] < move.number]
+            if words.NEEDS_HISTORY
+            else ()
+        )
+        context["move"] = words.describe_entry(
+            entry, names, game.rules, history=history, rat_alert=rat_alert
+        )
     if context["your_turn"]:
         context["legal"] = legal_hints(view)
     return context

@@ -120,7 +120,7 @@ def _play(message: AnymailInboundMessage, seat: Seat, version: int) -> Outcome:
             refusal = _("A moderator has suspended your account, so no move can be played for now.")
         else:
             try:
-                action = parse_move(command)
+                action = parse_move(command, seat.game.game)
             except MoveParseError as error:
                 refusal = parse_error_detail(error)
         if not refusal and seat.game.version != version:

@@ -13,6 +13,13 @@ without diacritics (``Münzen``, ``Muenzen``, ``Munzen``); card numbers as ``12`
     pass coins | aussteigen Münzen              ... "bury": None (when nothing can be buried)
     keep 3 bury 17 | behalten 3 verbuddeln 17   {"action": "resolve_alarm", "keep": 3, "bury": 17}
 
+A Rattenscharf move (R28) is a strip, the x,y of its left or top cell, the orientation and
+an optional flip, with or without words around them::
+
+    place 17 at 2,0 h | 17 2 0 v flip | lege 17 auf 2,0 waagerecht gedreht
+        {"action": "place", "strip": 17, "x": 2, "y": 0, "orientation": "h", "flip": False}
+
+``parse_move(line, game)`` reads the grammar of the game named ``game`` (``GRAMMARS``).
 Whether the move is legal now is the engine's question, not the parser's.
 """
 
@@ -54,7 +61,8 @@ class MoveParseError(ValueError):
 
     Codes: ``empty`` (nothing written above the quote), ``unknown_command``,
     ``missing_treasure``, ``unknown_treasure``, ``missing_card``, ``bad_card``,
-    ``unexpected_words``.
+    ``unexpected_words``; Rattenscharf's ``missing_strip``, ``missing_position`` and
+    ``missing_orientation``.
     """
 
     def __init__(self, code: str, word: str = ""):
@@ -86,8 +94,17 @@ def command_line(text: str) -> str:
     return ""
 
 
-def parse_move(line: str) -> dict:
-    """The action dict ``line`` names; raises ``MoveParseError`` when it names none."""
+def parse_move(line: str, game: str = "piratz") -> dict:
+    """The action dict ``line`` names in the game named ``game``; raises ``MoveParseError``
+    when it names none."""
+    grammar = GRAMMARS.get(game)
+    if grammar is None:
+        raise MoveParseError("unknown_command", game)
+    return grammar(line)
+
+
+def parse_piratz_move(line: str) -> dict:
+    """A Piratz action dict (CONTRACT.md section 1) from ``line``."""
     words = [_normalise(word).strip(".!?") for word in re.split(r"[\s,;:]+", line)]
     words = [word for word in words if word]
     if not words:
@@ -146,3 +163,80 @@ def _normalise(word: str) -> str:
         word = word.replace(umlaut, spelt)
     decomposed = unicodedata.normalize("NFKD", word)
     return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+# --- Rattenscharf (R28) ------------------------------------------------------------------
+
+_PLACE = {"place", "lay", "put", "lege", "legen", "platziere", "platzieren", "setze"}
+_STRIP = {"strip", "streifen"}
+_AT = {"at", "on", "to", "auf", "an", "bei", "nach"}
+_HORIZONTAL = {"h", "horizontal", "horizontally", "across", "w", "waagerecht", "waagrecht", "quer"}
+_VERTICAL = {"v", "vertical", "vertically", "down", "s", "senkrecht", "vertikal", "hochkant"}
+_FLIP = {
+    "flip",
+    "flipped",
+    "reversed",
+    "reverse",
+    "turned",
+    "gedreht",
+    "umgedreht",
+    "drehen",
+    "gewendet",
+}
+# A minus as some mail clients type it: U+2212 (minus sign) or U+2013 (en dash).
+_MINUSES = str.maketrans({"\u2212": "-", "\u2013": "-"})
+_NUMBER_RE = re.compile(r"[-+]?\d{1,3}")
+
+
+def parse_placement(line: str) -> dict:
+    """A Rattenscharf ``place`` action (R28) from ``line``: the first number is the strip,
+    the next two are x and y (``2,0``, ``(2, 0)``, ``-1 2``), then ``h``/``v`` (or their
+    words) and, anywhere after the numbers, an optional flip word."""
+    text = re.sub(r"[(),;:]", " ", line.translate(_MINUSES))
+    words = [_normalise(word).strip(".!?") for word in text.split()]
+    words = [word.lstrip("#") for word in words if word]
+    if not words:
+        raise MoveParseError("empty")
+    if words[0] in _PLACE:
+        words = words[1:]
+    if words[:1] and words[0] in _STRIP:
+        words = words[1:]
+    if not words or not _NUMBER_RE.fullmatch(words[0]):
+        if words and words[0].isalpha():
+            raise MoveParseError("unknown_command", words[0])
+        raise MoveParseError("missing_strip")
+    strip = _number(words[0])
+    rest = words[1:]
+    if rest[:1] and rest[0] in _AT:
+        rest = rest[1:]
+    if len(rest) < 2 or not all(_NUMBER_RE.fullmatch(word) for word in rest[:2]):
+        raise MoveParseError("missing_position")
+    x, y = _number(rest[0]), _number(rest[1])
+    orientation, flip = None, False
+    for word in rest[2:]:
+        if word in _HORIZONTAL and orientation is None:
+            orientation = "h"
+        elif word in _VERTICAL and orientation is None:
+            orientation = "v"
+        elif word in _FLIP and not flip:
+            flip = True
+        else:
+            raise MoveParseError("unexpected_words", word)
+    if orientation is None:
+        raise MoveParseError("missing_orientation")
+    return {
+        "action": "place",
+        "strip": strip,
+        "x": x,
+        "y": y,
+        "orientation": orientation,
+        "flip": flip,
+    }
+
+
+def _number(word: str) -> int:
+    return int(word)
+
+
+# Game name -> the function that reads a move of that game from a line.
+GRAMMARS = {"piratz": parse_piratz_move, "rattenscharf": parse_placement}
