@@ -16,8 +16,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
-from games.describe import Names, describe_move, format_moment
+from games.describe import Names, format_moment, words_for
 from games.models import Game, GameStatus, Move
+from games.movelog import public_log
 
 from .models import Webhook, WebhookKind
 
@@ -77,17 +78,25 @@ def body_for(webhook: Webhook, data: dict, game: Game) -> dict:
 def summary(data: dict, game: Game) -> str:
     """One short paragraph for a chat: what happened, who is to move, the link."""
     names = Names([player["name"] for player in data["players"]])
+    words = words_for(game.game)
     lines = []
-    title = _("Piratz game %(id)s") % {"id": data["game_id"][:8]}
-    if data["move"] is not None:
-        lines.append(f"{title}: {describe_move(data['move'], names, game.rules.card)}")
+    title = words.chat_title(data["game_id"][:8])
+    move = data["move"]
+    if move is not None:
+        # The moves before it, where the game's sentence depends on the board (Rattenscharf:
+        # a strip's level and scoring). Public: the spectator's log (a blind Piratz game
+        # needs none, its sentence is the entry's own).
+        history = (
+            [e for e in public_log(game, None) if e["number"] < move["number"]]
+            if words.NEEDS_HISTORY
+            else ()
+        )
+        lines.append(f"{title}: {words.describe_entry(move, names, game.rules, history=history)}")
     else:
         lines.append(title + ":")
     if data["event"] == GAME_ENDED:
         if data["status"] == GameStatus.FINISHED:
-            winning = (data["result"] or {}).get("winners", [])
-            winners = ", ".join(names.name(seat) for seat in winning)
-            lines.append(_("The game is over. Won by: %(winners)s.") % {"winners": winners})
+            lines.append(words.result_line(data["result"] or {}, names))
         else:
             lines.append(_("The game has ended without a result."))
     elif data["seat_to_move"] is not None:
