@@ -18,30 +18,68 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.preferences import settings_for
 from games import actions, bots, describe, queries
+from games.actions.invitations import player_counts_text
 from games.models import GameStatus
 from games.movelog import first_full_entry, public_log
 from games.replay import (
     FRAME_VIEW_KEYS,
+    REPLAY_PAGES,
     explain_scoring,
     initial_cubes,
     replay_frames,
 )
-from games.rules import get_rules
+from games.rules import available_games, get_rules
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
 
 
+def _all_bot_levels() -> list[str]:
+    """Every bot level some registered game offers (``games.bots.levels_of``), weakest
+    first as each game lists them; which game takes which is ``do_create_game``'s call."""
+    levels: list[str] = []
+    for name in available_games():
+        for level in bots.levels_of(get_rules(name)):
+            if level not in levels:
+                levels.append(level)
+    return levels
+
+
 def _bot_field(number: int) -> forms.ChoiceField:
     """The choice to give seat ``number`` to a bot instead of a person (``games.bots``),
     by level, weakest first."""
-    levels = bots.levels_of(get_rules("piratz"))
     return forms.ChoiceField(
         label=format_lazy(gettext_lazy("…or a bot as player {number}"), number=number),
-        choices=[("", gettext_lazy("no bot"))]
-        + [(level, bots.LEVEL_WORDS.get(level, level)) for level in levels],
+        choices=lambda: (
+            [("", gettext_lazy("no bot"))]
+            + [(level, bots.LEVEL_WORDS.get(level, level)) for level in _all_bot_levels()]
+        ),
         required=False,
     )
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games a host may start: each registered rules package by its ``NAME``."""
+    return [(name, get_rules(name).NAME) for name in available_games()]
+
+
+def games_offered() -> list[dict]:
+    """What each game allows, for the create form's notes and its script: the player
+    counts, whether it has a blind mode, and its bot levels (all from the rules)."""
+    offered = []
+    for name, title in game_choices():
+        rules = get_rules(name)
+        offered.append(
+            {
+                "game": name,
+                "name": title,
+                "players": player_counts_text(rules),
+                "max_players": max(rules.PLAYER_COUNTS),
+                "blind": "blind" in rules.OPTIONS,
+                "bots": list(bots.levels_of(rules)),
+            }
+        )
+    return offered
 
 
 class CreateGameForm(forms.Form):
@@ -49,6 +87,7 @@ class CreateGameForm(forms.Form):
     allowed (player count, distinct players, the host among them, turn length, limits)
     and its ``GameError.detail`` is shown as the form's error."""
 
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=game_choices, required=False)
     player_1 = forms.EmailField(label=gettext_lazy("Player 1 (starts)"), max_length=254)
     player_2 = forms.EmailField(label=gettext_lazy("Player 2"), max_length=254, required=False)
     bot_2 = _bot_field(2)
@@ -90,6 +129,10 @@ class CreateGameForm(forms.Form):
         ),
         required=False,
     )
+
+    def clean_game(self) -> str:
+        # A form without the field (older pages, scripts) starts the first game listed.
+        return self.cleaned_data.get("game") or available_games()[0]
 
     def clean(self):
         cleaned = super().clean()
@@ -199,7 +242,13 @@ def my_games(request: HttpRequest) -> HttpResponse:
     """
     if request.method == "POST" and request.POST.get("form") == "answer":
         return _answer_invitation(request)
-    form = CreateGameForm(initial={"player_1": request.user.email, "turn_hours": 72})
+    form = CreateGameForm(
+        initial={
+            "game": available_games()[0],
+            "player_1": request.user.email,
+            "turn_hours": 72,
+        }
+    )
     status = 200
     if request.method == "POST":
         form = CreateGameForm(request.POST)
@@ -208,6 +257,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 game = actions.do_create_game(
                     request.user,
                     form.players(),
+                    game=form.cleaned_data["game"],
                     turn_hours=form.cleaned_data["turn_hours"],
                     blind=form.cleaned_data["blind"],
                     stand_in_bots=form.cleaned_data["stand_in_bots"],
@@ -229,6 +279,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         rows.append(
             {
                 "game": game,
+                "name": game.rules.NAME,
                 "players": [s.public_name for s in seats],
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),
@@ -237,7 +288,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "has_moves": game.version > 0,
             }
         )
-    context = {"rows": rows, "form": form, "zone": zone.key}
+    offered = games_offered()
+    context = {"rows": rows, "form": form, "zone": zone.key, "games_offered": offered}
     return render(request, "games/my_games.html", context, status=status)
 
 
@@ -266,6 +318,11 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         return render(request, "games/replay.html", context)
     moves = list(game.moves.order_by("number"))
     entries = public_log(game, seat, moves)
+    own_page = REPLAY_PAGES.get(game.game)
+    if own_page is not None:  # a game with its own replay (games.replay.REPLAY_PAGES)
+        context = {"game": game, "seats": seats, "zone": settings_for(request.user).zone.key}
+        context.update(own_page(entries, now, names, request.GET.get("step")))
+        return render(request, f"games/{game.game}/replay.html", context)
     frames = replay_frames(entries, now)
     last = len(frames) - 1
     try:

@@ -162,3 +162,58 @@ class HiddenInformationScan:
             assert not shown, f"{url}: blind game shows cards {sorted(shown)} before the end"
         if content_type.startswith("application/json"):
             json.loads(body)  # a fragment the page reads must be what it says it is
+
+
+# --- Rattenscharf: the pile's order is the one secret (R33) ---------------------------------
+
+# A strip id as a page says it: drawn (data-strip="17") or in words ("Strip 17", "strip 17").
+STRIP_IN_PAGE = re.compile(r'data-strip="(\d+)"|[Ss]trip (\d+)')
+
+
+def strip_ids(body: str) -> list[int]:
+    """The strip ids ``body`` mentions, in document order; one strip said several ways in a
+    row (its drawing, its label, its title) counts once, so an order shows as a run."""
+    found = [int(a or b) for a, b in STRIP_IN_PAGE.findall(body)]
+    return [strip for i, strip in enumerate(found) if i == 0 or found[i - 1] != strip]
+
+
+class PileOrderScan:
+    """A scanner (see conftest.Visitor.scanners) for one Rattenscharf game: no page or
+    fragment shows the draw pile's order, as strip ids or as raw numbers, nor a ``pile``
+    field. The hand and the unseen set (the pile sorted by id) are public; a run of the
+    pile that is itself in increasing order is what any sorted list shows, so it is not
+    judged. Bodies are judged against the game at the version they name, as above."""
+
+    def __init__(self, game_id):
+        self.game_id = game_id
+        self.piles: dict[int, list[int]] = {}
+        self.scanned = 0
+
+    def pile(self) -> tuple[int, list[int] | None]:
+        game = Game.objects.get(id=self.game_id)
+        if game.state is None:
+            return game.version, None
+        if game.version not in self.piles:
+            self.piles[game.version] = list(game.rules.dump(game.load_state())["pile"])
+        return game.version, self.piles[game.version]
+
+    def __call__(self, url: str, body: str, content_type: str) -> None:
+        url = redact_text(url)
+        _version, pile = self.pile()
+        named = VERSION_PATTERNS.search(body)
+        if named:
+            pile = self.piles.get(int(next(g for g in named.groups() if g)), pile)
+        if pile is None:
+            return
+        self.scanned += 1
+        assert '"pile"' not in body and "'pile'" not in body, f"{url}: a pile field"
+        ids = strip_ids(body)
+        numbers = [int(found) for found in NUMBER.findall(body)]
+        for start in range(max(0, len(pile) - 2)):
+            run = pile[start : start + 3]
+            if run != sorted(run):
+                assert not _contains_run(ids, run), f"{url}: the draw order leaked"
+        for start in range(max(0, len(pile) - RAW_RUN + 1)):
+            run = pile[start : start + RAW_RUN]
+            if run != sorted(run):
+                assert not _contains_run(numbers, run), f"{url}: the draw order leaked as numbers"

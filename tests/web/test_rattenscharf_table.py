@@ -1,0 +1,375 @@
+"""The Rattenscharf table in the browser without JavaScript (Django test client): the board
+drawn from the view (R31), only legal placements offered (R29), the move forms, refused
+moves as messages, German, the create form and lists naming the game, and no draw order
+in any page (R33)."""
+
+import json
+import re
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import actions
+from games.models import Game
+from games.rules import rattenscharf as rs
+from games.tables import rattenscharf as rs_table
+from tests.browser.hidden import PileOrderScan
+from tests.rules.rattenscharf.helpers import GAME_A, GAME_R, act, order
+from tests.web.test_table import messages_of, move_forms, page_of, signed_in, submit, table_url
+
+pytestmark = pytest.mark.django_db
+
+
+def rattenscharf_game(anna, bert, *, first=GAME_A, seed=None) -> Game:
+    """Anna (red, seat 0) and Bert (green) at a started game dealt from the spec's order
+    ``first`` (the strips named, then the rest by id), or from ``seed``."""
+    game = actions.do_create_game(anna, [anna.email, bert.email], game="rattenscharf")
+    actions.do_accept_invitation(game.id, bert)
+    game.refresh_from_db()
+    state = rs.new_game(seed=seed) if seed is not None else rs.new_game(order=order(*first))
+    game.state = rs.dump(state)
+    game.save(update_fields=["state"])
+    return game
+
+
+def play(game: Game, users, *moves) -> Game:
+    for move in moves:
+        seat = game.current_seat
+        game = actions.do_play_move(game.id, users[seat], game.version, move)
+    return game
+
+
+def offered(page: str) -> set[tuple]:
+    """Every placement the page's list forms offer, as (strip, x, y, orientation, flip)."""
+    found = set()
+    for form in move_forms(page):
+        if "placement" not in form["choices"]:
+            continue
+        for value in form["choices"]["placement"]:
+            x, y, orientation, flip = value.split(",")
+            found.add((int(form["fields"]["strip"]), int(x), int(y), orientation, flip == "1"))
+    return found
+
+
+def as_tuples(actions_list) -> set[tuple]:
+    return {(a["strip"], a["x"], a["y"], a["orientation"], a["flip"]) for a in actions_list}
+
+
+def play_data(page: str) -> dict:
+    found = re.search(r'<script id="rs-play-data" type="application/json">(.*?)</script>', page)
+    return json.loads(found.group(1)) if found else {}
+
+
+def test_the_board_is_drawn_for_both_seats_and_a_spectator(anna, bert, moderator):
+    """R31: every visible cell with its symbol in words and its height; the title names
+    the game by its rules' NAME."""
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0), act(3, 2, 1))
+    view = rs.view(game.load_state(), None)
+    for user, you in ((anna, "Anna (you)"), (bert, "Bert (you)"), (moderator, None)):
+        page = page_of(signed_in(user), game)
+        assert "<title>Rattenscharf with Anna, Bert" in page
+        assert "<h1>Rattenscharf with Anna, Bert</h1>" in page
+        for cell in view["cells"]:
+            label = f"({cell['x']}, {cell['y']}): {rs_table.symbol_word(cell['symbol'])}"
+            assert f"<title>{label}, height {cell['height']}</title>" in page
+        assert page.count('class="rs-cell"') == len(view["cells"])
+        assert "Draw pile: 39 strips." in page
+        assert ("(you)" in page) == (you is not None)
+        if you:
+            assert you in page
+    # Bert is to move (turn 2, one strip left in his hand): only his page offers placements.
+    assert offered(page_of(signed_in(bert), game))
+    assert not move_forms(page_of(signed_in(anna), game))
+    assert not move_forms(page_of(signed_in(moderator), game))
+
+
+def test_r29_only_the_legal_placements_are_offered_in_the_lists_and_on_the_board(anna, bert):
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0))
+    page = page_of(signed_in(bert), game)
+    legal = rs.legal_actions(game.load_state(), 1)
+    assert offered(page) == as_tuples(legal) and len(legal) > 100
+    data = play_data(page)
+    on_board = {
+        (int(strip), int(key.split(",")[0]), int(key.split(",")[1]), key.split(",")[2], bool(f))
+        for strip, windows in data["moves"].items()
+        for key, flips in windows.items()
+        for f, outcome in enumerate(flips)
+        if outcome is not None
+    }
+    assert on_board == as_tuples(legal)
+    # The board form posts the same fields; it is there for the script to show.
+    [board_form] = [f for f in move_forms(page) if "placement" in f["fields"]]
+    assert board_form["fields"]["version"] == "1" and board_form["fields"]["strip"] == "3"
+
+
+def test_r20_each_option_says_what_it_would_score_and_the_rats_it_leaves(anna, bert):
+    """Example 1: 13@(0,0)h gives green 1 point (basil pair); Example 5: 24@(-1,2)h shows
+    red's third rat, and as the turn's last strip it would lose."""
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0), act(3, 2, 1))
+    page = page_of(signed_in(bert), game)
+    assert (
+        '<option value="0,0,h,0">from (0, 0) across: green cardamom, red chili, green basil — '
+        "points red 0, green 1; rats visible after: red 0, green 0</option>"
+    ) in page
+    data = play_data(page)
+    assert data["moves"]["13"]["0,0,h"][0] == [0, 1, 0, 0, 0]
+
+    rats = play(
+        rattenscharf_game(anna, bert, first=GAME_R),
+        [anna, bert],
+        act(17, 2, 0),
+        act(20, -1, 1),
+        act(18, 2, 1),
+        act(24, -1, 2),  # red's third visible rat, harmless mid-turn (R22)
+    )
+    page = page_of(signed_in(anna), rats)
+    # Strip 33 is the turn's last: covering the rat at (3, 0) saves red, the rest loses.
+    assert (
+        '<option value="1,0,h,0">from (1, 0) across: red cinnamon, green jalapeño, empty field'
+        " — points red 0, green 1; rats visible after: red 2, green 1</option>"
+    ) in page
+    moves = play_data(page)["moves"]["33"]
+    assert moves["1,0,h"][0] == [0, 1, 2, 1, 0]
+    assert moves["-1,-1,h"][0][2:] == [3, 1, 1]  # R23: three red rats at the end loses
+    assert "you would lose to your rats" in page
+
+
+def test_r22_two_visible_rats_of_a_colour_are_marked_as_danger(anna, bert):
+    game = play(
+        rattenscharf_game(anna, bert, first=GAME_R),
+        [anna, bert],
+        act(17, 2, 0),
+        act(20, -1, 1),
+        act(18, 2, 1),
+    )
+    page = page_of(signed_in(bert), game)
+    red = page[page.index('data-seat="0"') : page.index('data-seat="1"')]
+    green = page[page.index('data-seat="1"') :]
+    assert 'data-rats="2"' in red and "danger: one more at the end of their own turn" in red
+    assert 'data-rats="1"' in green and "danger" not in green[: green.index("</li>")]
+
+
+def test_a_list_form_places_the_strip_and_comes_back_to_the_table(anna, bert):
+    game = rattenscharf_game(anna, bert)
+    client = signed_in(anna)
+    [form] = [f for f in move_forms(page_of(client, game)) if "placement" in f["choices"]]
+    assert form["fields"] == {
+        "csrfmiddlewaretoken": form["fields"]["csrfmiddlewaretoken"],
+        "version": "0",
+        "action": "place",
+        "strip": "1",
+    }
+    value = "2,0,h,0"
+    index = form["choices"]["placement"].index(value)
+    response = submit(client, form, index)
+    assert response.status_code == 302 and response["Location"] == table_url(game)
+    game.refresh_from_db()
+    assert game.version == 1 and game.current_seat == 1
+    assert game.moves.get().action == act(1, 2, 0)
+    page = client.get(response["Location"]).content.decode()
+    assert "Your move was played." in messages_of(page)
+    assert "Turn 1: You laid strip 1 across from (2, 0) at level 1" in page
+
+
+def test_a_stale_or_out_of_turn_placement_is_a_message_not_an_error_page(anna, bert):
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0))
+    client = signed_in(bert)
+    [form] = [f for f in move_forms(page_of(client, game)) if f["fields"].get("strip") == "13"]
+    game = play(game, [anna, bert], act(3, 2, 1))  # Bert's other tab, meanwhile
+    response = submit(client, form, 1)
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "The table changed before your move arrived" in messages_of(page)
+    assert 'role="alert"' in messages_of(page)
+    game.refresh_from_db()
+    assert game.version == 2
+    # Anna, out of turn, with the current version.
+    anna_client = signed_in(anna)
+    data = {"version": "2", "action": "place", "strip": "13", "placement": "0,0,h,0"}
+    anna_client.post(reverse("games:move", args=[game.id]), data)
+    page = anna_client.get(table_url(game)).content.decode()
+    assert "It is not your turn, so nothing was played." in messages_of(page)
+    # Bert, with a placement that is not legal (R12) and a form that is not the page's.
+    bert_client = signed_in(bert)
+    bert_client.post(
+        reverse("games:move", args=[game.id]),
+        {"version": "2", "action": "place", "strip": "13", "placement": "2,0,h,0"},
+    )
+    page = bert_client.get(table_url(game)).content.decode()
+    assert "exact_cover" in messages_of(page)
+    bert_client.post(reverse("games:move", args=[game.id]), {"version": "2", "strip": "13"})
+    assert "That move form was incomplete" in messages_of(
+        bert_client.get(table_url(game)).content.decode()
+    )
+    game.refresh_from_db()
+    assert game.version == 2
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"version": "3", "strip": "17", "placement": "2,-1,v,1"}, (3, act(17, 2, -1, "v", True))),
+        (
+            {"version": "0", "action": "place", "strip": "1", "placement": "-4,0,h,0"},
+            (0, act(1, -4, 0)),
+        ),
+    ],
+)
+def test_placement_forms_parse_to_r28_actions(data, expected):
+    assert rs_table.parse_move(data) == expected
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"version": "1", "strip": "1", "placement": "2,0,x,0"},
+        {"version": "1", "strip": "1", "placement": "2,0,h,yes"},
+        {"version": "1", "strip": "1", "placement": "2,0,h"},
+        {"version": "-1", "strip": "1", "placement": "2,0,h,0"},
+        {"version": "1", "strip": "one", "placement": "2,0,h,0"},
+        {"version": "1", "action": "reveal", "strip": "1", "placement": "2,0,h,0"},
+    ],
+)
+def test_a_malformed_placement_form_is_refused_as_invalid(data):
+    with pytest.raises(actions.GameError) as refused:
+        rs_table.parse_move(data)
+    assert refused.value.code == "invalid"
+
+
+def test_the_table_reads_german(anna, bert):
+    User.objects.filter(pk=anna.pk).update(language="de")
+    game = rattenscharf_game(anna, bert)
+    client = Client()
+    client.force_login(User.objects.get(pk=anna.pk))
+    page = client.get(table_url(game), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<html lang="de">' in page
+    assert "Dein Zug" in page and "Züge, neueste zuerst" in page and "Noch keine Züge." in page
+
+
+def test_no_page_shows_the_draw_order(anna, bert, moderator):
+    """R33: through a game's first turns, for both seats and a spectator, no page holds the
+    pile's order (as strip ids or raw numbers) or a pile field."""
+    game = rattenscharf_game(anna, bert, seed=1)
+    scans = {user: PileOrderScan(game.id) for user in (anna, bert, moderator)}
+    for _ in range(9):
+        for user, scan in scans.items():
+            scan(table_url(game), page_of(signed_in(user), game), "text/html")
+        state = game.load_state()
+        game = play(game, [anna, bert], rs.timeout_action(state))
+    assert all(scan.scanned == 9 for scan in scans.values())
+
+
+def test_the_pile_scan_catches_a_leak(anna, bert):
+    """The scan above can fail: a page listing the pile in order is caught."""
+    game = rattenscharf_game(anna, bert, seed=1)
+    pile = rs.dump(game.load_state())["pile"]
+    scan = PileOrderScan(game.id)
+    with pytest.raises(AssertionError, match="draw order leaked"):
+        scan("/x", "".join(f'<svg data-strip="{s}"></svg>' for s in pile[5:8]), "text/html")
+    with pytest.raises(AssertionError, match="as numbers"):
+        scan("/x", json.dumps({"next": pile[10:14]}), "application/json")
+
+
+def test_a_finished_game_shows_the_final_scores_and_no_forms(anna, bert):
+    """R24-R26: seed 1 played by the stand-in to the end (42 placements, complete)."""
+    game = rattenscharf_game(anna, bert, seed=1)
+    while game.is_active:
+        game = play(game, [anna, bert], rs.timeout_action(game.load_state()))
+    result = rs.view(game.load_state(), None)["result"]
+    assert result["reason"] == "complete" and game.version == 42
+    page = page_of(signed_in(anna), game)
+    assert "Final scores" in page and "Final scoring" in page and not move_forms(page)
+    red = result["players"][0]
+    assert (
+        f"Anna (red): {red['score']} points ({red['placement_points']} while laying, "
+        f"{red['final_points']} in the final scoring)"
+    ) in page
+
+
+def test_the_board_include_draws_any_view_shaped_dict():
+    """The contract at the top of board.html: cells, table and last_scoring are enough."""
+    board = {
+        "cells": [
+            {"x": -1, "y": 0, "height": 1, "strip": 0, "symbol": "empty"},
+            {"x": 0, "y": 0, "height": 2, "strip": 13, "symbol": "green:basil"},
+            {"x": 1, "y": 0, "height": 1, "strip": 1, "symbol": "green:basil"},
+        ],
+        "table": {"min": -15, "max": 15},
+        "last_scoring": [
+            {"seat": 1, "spice": "green:basil", "cells": [[0, 0], [1, 0]], "points": 1}
+        ],
+    }
+    html = render_to_string(
+        "games/rattenscharf/board.html", {"board_view": board, "board_id": "replay-board"}
+    )
+    assert 'id="replay-board"' in html and 'fill="url(#replay-board-grid)"' in html
+    assert html.count('class="rs-cell"') == 3
+    assert "<title>(0, 0): green basil, height 2</title>" in html
+    assert html.count('<rect x="2" y="2"') + html.count('<rect x="42" y="2"') == 2  # scored
+    assert 'href="#rs-green-basil"' in html and 'id="rs-green-basil"' in html
+    # The 31 x 31 table's cells around: three bare cells of room on each side (R13).
+    assert 'data-min-x="-4" data-max-x="4" data-min-y="-3" data-max-y="3"' in html
+    again = render_to_string(
+        "games/rattenscharf/board.html", {"board_view": board, "board_no_symbols": True}
+    )
+    assert 'id="rs-green-basil"' not in again and 'id="rs-board"' in again
+
+
+def test_every_symbol_has_its_own_drawing_and_words():
+    """R2: 8 spices, 2 rats, empty and start, each distinct, each with a text alternative."""
+    symbols = render_to_string("games/rattenscharf/symbols.html")
+    assert set(rs_table.SYMBOL_WORDS) == {
+        *(
+            f"{colour}:{name}"
+            for colour in ("red",)
+            for name in ("chili", "paprika", "saffron", "cinnamon")
+        ),
+        *(f"green:{name}" for name in ("jalapeno", "basil", "cardamom", "wasabi")),
+        "red:rat",
+        "green:rat",
+        "empty",
+        "start",
+    }
+    for symbol in rs_table.SYMBOL_WORDS:
+        assert f'<symbol id="{rs_table.symbol_id(symbol)}"' in symbols
+    assert len({str(word) for word in rs_table.SYMBOL_WORDS.values()}) == 12
+
+
+# --- The create form, my games and the home page name each game ---------------------------
+
+
+def test_the_create_form_offers_each_game_with_what_it_allows(anna):
+    body = signed_in(anna).get("/games/").content.decode()
+    assert '<option value="piratz" selected>Piratz</option>' in body
+    assert '<option value="rattenscharf">Rattenscharf</option>' in body
+    assert "<strong>Rattenscharf</strong>: 2 players; no blind mode;" in body
+    assert "<strong>Piratz</strong>: 2 to 4 players; blind mode possible;" in body
+
+
+def test_a_rattenscharf_game_is_created_from_the_form_for_exactly_two(anna):
+    client = signed_in(anna)
+    data = {"form": "create", "game": "rattenscharf", "player_1": anna.email, "turn_hours": "72"}
+    refused = client.post(
+        "/games/", {**data, "player_2": "zoe@example.com", "player_3": "x@example.com"}
+    )
+    assert refused.status_code == 400
+    assert "A game of Rattenscharf needs 2 players." in refused.content.decode()
+    blind = client.post("/games/", {**data, "player_2": "zoe@example.com", "blind": "on"})
+    assert "Rattenscharf has no blind mode" in blind.content.decode()
+    assert not Game.objects.exists()
+    created = client.post("/games/", {**data, "player_2": "zoe@example.com"})
+    game = Game.objects.get()
+    assert created.status_code == 302 and game.game == "rattenscharf"
+
+
+def test_my_games_and_the_home_page_name_each_game(anna, bert):
+    rattenscharf_game(anna, bert)
+    actions.do_create_game(anna, [anna.email, bert.email])
+    client = signed_in(anna)
+    mine = client.get("/games/").content.decode()
+    assert "Rattenscharf with Anna, Bert" in mine and "Piratz with Anna, Bert" in mine
+    home = client.get("/").content.decode()
+    assert "<li>Rattenscharf:" in home and "<li>Piratz:" in home
