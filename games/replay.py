@@ -312,3 +312,135 @@ def explain_scoring(result: dict, cubes: dict[str, list[int]], names) -> list[di
             }
         )
     return explained
+
+
+# --- Rattenscharf: the board after each placement (R20, R25) ---------------------------------
+
+
+def rattenscharf_frames(entries: list[dict], now: dict) -> list[dict]:
+    """The board before the first placement and after each one of ``entries`` (the public
+    log, R33: every placement is public), oldest first, rebuilt with the engine's pure
+    helpers (``board.place``, ``board.placement_scoring``), never from the secret state.
+
+    Frame ``n`` is view-shaped (R31) for the board include: ``placements``, ``cells``,
+    ``last_scoring`` (that placement's R20 events), ``table`` (from ``now``), plus
+    ``scores`` (placement points so far), ``visible_rats``, ``number``, ``entry``,
+    ``turn`` and ``next_seat``.
+    """
+    from games.rules.rattenscharf import board as geometry
+    from games.rules.rattenscharf.engine import event_dict
+    from games.rules.rattenscharf.state import START_PLACEMENT, replay
+
+    board = replay((START_PLACEMENT,))
+    placements = [_placement_dict(START_PLACEMENT, 1)]
+    scores = [0, 0]
+
+    def frame(number, entry, events, next_seat, turn):
+        return {
+            "number": number,
+            "entry": entry,
+            "next_seat": next_seat,
+            "turn": turn,
+            "table": now["table"],
+            "placements": list(placements),
+            "cells": [
+                {"x": x, "y": y, "height": height, "strip": strip, "symbol": symbol}
+                for (x, y), (height, strip, symbol) in sorted(
+                    board.grid.items(), key=lambda item: (item[0][1], item[0][0])
+                )
+            ],
+            "last_scoring": [event_dict(e) for e in events],
+            "scores": list(scores),
+            "visible_rats": list(board.rats),
+        }
+
+    frames = [frame(0, None, (), entries[0]["seat"] if entries else None, 1)]
+    turn, last_seat = 1, None
+    for index, entry in enumerate(entries):
+        action = entry["action"]
+        if last_seat is not None and entry["seat"] != last_seat:
+            turn += 1
+        last_seat = entry["seat"]
+        x, y, orientation = action["x"], action["y"], action["orientation"]
+        after, level = geometry.place(board, action["strip"], x, y, orientation, action["flip"])
+        events = geometry.placement_scoring(board, after, geometry.window(x, y, orientation))
+        board = after
+        for seat, _spice, _cells, points in events:
+            scores[seat] += points
+        placements.append(
+            _placement_dict(
+                (action["strip"], x, y, orientation, action["flip"], level, entry["seat"], turn),
+                level,
+            )
+        )
+        following = entries[index + 1]["seat"] if index + 1 < len(entries) else None
+        frames.append(frame(entry["number"], entry, events, following, turn))
+    return frames
+
+
+def _placement_dict(placement: tuple, level: int) -> dict:
+    from games.rules.rattenscharf.board import laid_fields
+
+    strip, x, y, orientation, flip, _level, seat, turn = placement
+    return {
+        "strip": strip,
+        "x": x,
+        "y": y,
+        "orientation": orientation,
+        "flip": flip,
+        "level": level,
+        "fields": list(laid_fields(strip, flip)),
+        "seat": seat,
+        "turn": turn,
+    }
+
+
+def rattenscharf_page(entries: list[dict], now: dict, names, step_param) -> dict:
+    """The replay page's context for a Rattenscharf game: the frame of ``?step=``, its
+    placement in words, the scores then, and at the last step of a finished game the final
+    scoring explained (R25) with the result (R32)."""
+    from games.describe import rattenscharf as words
+
+    frames = rattenscharf_frames(entries, now)
+    last = len(frames) - 1
+    try:
+        step = int(step_param if step_param is not None else last)
+    except ValueError:
+        step = last
+    step = min(max(step, 0), last)
+    frame = frames[step]
+    context = {
+        "step": step,
+        "last": last,
+        "frame": frame,
+        "move": None
+        if frame["entry"] is None
+        else words.describe_entry(frame["entry"], names, history=entries[: step - 1]),
+        "scores": [
+            {
+                "name": names.subject(seat),
+                "colour": words.seat_colour(seat),
+                "score": frame["scores"][seat],
+                "rats": frame["visible_rats"][seat],
+            }
+            for seat in (0, 1)
+        ],
+        "next_name": None if frame["next_seat"] is None else names.subject(frame["next_seat"]),
+        "scoring": [
+            _("%(event)s: %(cells)s")
+            % {
+                "event": words.event_text(words.as_event(event)),
+                "cells": ", ".join(f"({x}, {y})" for x, y in event["cells"]),
+            }
+            for event in frame["last_scoring"]
+        ],
+    }
+    if step == last and now.get("result"):
+        context["result"] = words.describe_result(now["result"], names)
+        context["final_frame"] = {**frame, "last_scoring": now["result"]["final_scoring"]}
+    return context
+
+
+# The games whose replay page is their own (``templates/games/<game>/replay.html``), by
+# name; the others use Piratz's ``replay_frames`` and ``games/replay.html``.
+REPLAY_PAGES = {"rattenscharf": rattenscharf_page}

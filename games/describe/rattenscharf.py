@@ -84,7 +84,7 @@ def _laid_fields(action: dict) -> list[str]:
     return list(geometry.laid_fields(action["strip"], action["flip"]))
 
 
-def _event_text(event) -> str:
+def event_text(event) -> str:
     """One R20/R25 scoring event: ``"red scored 2 for paprika"``."""
     seat, spice, _cells, points = event
     name = spice.partition(":")[2]
@@ -95,7 +95,7 @@ def _event_text(event) -> str:
     ) % {"colour": seat_colour(seat), "points": points, "spice": str(SPICE_NAMES.get(name, name))}
 
 
-def _as_event(event: dict) -> tuple:
+def as_event(event: dict) -> tuple:
     return (event["seat"], event["spice"], tuple(map(tuple, event["cells"])), event["points"])
 
 
@@ -137,7 +137,7 @@ def _sentence(entry: dict, level: int, events, names: Names) -> str:
         else _("%(name)s placed %(strip)s at (%(x)d, %(y)d), %(direction)s, on level %(level)d")
     ) % values
     if events:
-        text += ": " + ", ".join(_event_text(e) for e in events) + "."
+        text += ": " + ", ".join(event_text(e) for e in events) + "."
     else:
         text += ": " + _("nothing scored.")
     revealed = entry.get("revealed")
@@ -354,7 +354,7 @@ def describe_table(view: dict, names: Names) -> dict:
         "hand": [describe_strip(s["id"], s["fields"]) for s in view["hand"]],
         "draw_pile": view["draw_pile"],
         "warnings": warnings,
-        "last_scoring": [_event_text(_as_event(e)) for e in view["last_scoring"]],
+        "last_scoring": [event_text(as_event(e)) for e in view["last_scoring"]],
         "board_lines": board_text(view["cells"]),
         "board": board_grid(view["cells"]),
         "legend": legend(),
@@ -403,7 +403,7 @@ def describe_result(result: dict, names: Names) -> dict:
         )
     final = [
         _("%(event)s (%(count)d cells)")
-        % {"event": _event_text(_as_event(e)), "count": len(e["cells"])}
+        % {"event": event_text(as_event(e)), "count": len(e["cells"])}
         for e in result["final_scoring"]
     ]
     winners = [names.subject(seat) for seat in result["winners"]]

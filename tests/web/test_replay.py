@@ -400,3 +400,52 @@ def test_steps_tell_rat_alerts_and_round_ends(anna, bert, carla):
         assert ("Rat alert" in body) == (number in alerts)
         ended = f"Round {moves[number - 1].round} ended" in body
         assert ended == (number in ends)
+
+
+# --- Rattenscharf: the board after each placement (R20, R25, R33) --------------------------
+
+
+def test_rattenscharf_frames_equal_the_engine_after_every_placement(anna, bert, client):
+    from games.replay import rattenscharf_frames
+    from games.rules import rattenscharf
+
+    game = start_game([anna, bert], game="rattenscharf", seed=1)
+    users = {0: anna, 1: bert}
+    states = [game.load_state()]
+    while game.is_active:
+        state = game.load_state()
+        action = rattenscharf.timeout_action(state)
+        game = actions.do_play_move(game.id, users[state.current], game.version, action)
+        game.refresh_from_db()
+        states.append(game.load_state())
+    result = game.result
+    assert result["reason"] == "complete"
+
+    frames = rattenscharf_frames(public_log(game, 0), game.table_view(0))
+    assert len(frames) == len(states) == 43
+    for frame, state in zip(frames, states, strict=True):
+        view = rattenscharf.view(state, 0)
+        assert frame["scores"] == list(state.points)  # R20: placement points so far
+        assert frame["cells"] == view["cells"]
+        assert frame["placements"] == view["placements"]
+        assert frame["last_scoring"] == view["last_scoring"]
+        assert frame["visible_rats"] == view["visible_rats"]
+
+    client.force_login(anna)
+    page = client.get(f"/games/{game.id}/replay/?step=3").content.decode()
+    assert "Placement 3 of 42 (turn 2)" in page
+    assert 'id="rs-replay"' in page  # the table helper's board include
+    scores = re.findall(r'data-score="(\d+)"', page)
+    assert scores == [str(p) for p in states[3].points]
+    last = client.get(f"/games/{game.id}/replay/").content.decode()
+    assert "Final scoring (rule R25):" in last
+    for player in result["players"]:
+        assert (
+            f"{player['score']} points ({player['placement_points']} from placements, "
+            f"{player['final_points']} from the final scoring)" in last
+        )
+    # R33: no strip of the pile's order appears (nothing is left in it once finished, so
+    # check a page from the middle of the game against the pile then).
+    pile_then = set(states[3].pile)
+    named = {int(n) for n in re.findall(r"strip (\d+)", page)}
+    assert not named & pile_then
