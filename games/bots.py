@@ -203,15 +203,20 @@ def start_bot_turn(game: Game, now: datetime) -> None:
 
 
 def timed_out_in_a_row(game: Game, seat: int) -> int:
-    """How many of ``seat``'s latest moves in a row were automatic (rules P24)."""
-    limit = settings.STAND_IN_AFTER_TIMEOUTS
-    latest = Move.objects.filter(game=game, seat=seat).order_by("-number")[:limit]
-    count = 0
-    for move in latest:
-        if not move.automatic:
-            break
-        count += 1
-    return count
+    """How many of ``seat``'s latest turns in a row ran out (rules P24, R34): the turns
+    (``Move.round``) of its automatic moves since its last move of its own.
+
+    Turns, not moves: a deadline plays the whole turn, which is one automatic move in
+    Piratz (a pass or an alarm ends the seat's round) but one per strip in hand in
+    Rattenscharf, whose rounds are its turns. A turn the player began and the deadline
+    finished counts as run out.
+    """
+    moves = Move.objects.filter(game=game, seat=seat)
+    last_own = moves.filter(automatic=False).order_by("-number").values("number")[:1]
+    latest = moves.filter(automatic=True)
+    if last_own:
+        latest = latest.filter(number__gt=last_own[0]["number"])
+    return latest.values("round").distinct().count()
 
 
 def stand_in_after_timeouts(game: Game, seat: int, now: datetime) -> bool:

@@ -11,7 +11,7 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from games import actions, sweeps, tasks
+from games import actions, bots, sweeps, tasks
 from games.errors import GameError
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat, SeatChange
 from moderation.models import AuditAction, AuditEntry
@@ -315,3 +315,103 @@ def test_the_admin_action_hands_the_seat_to_move_to_a_bot(moderator_client, anna
     assert AuditEntry.objects.get(action=AuditAction.REPLACE_WITH_BOT).target_user == anna
     game.refresh_from_db()
     assert game.deadline - game.turn_started_at < timedelta(minutes=5)  # the bot's turn now
+
+
+# --- Rattenscharf (R34: a deadline plays the whole turn, one move per strip) ------------------
+
+
+def test_a_rattenscharf_game_with_a_strong_bot_plays_to_its_end_through_the_task(anna):
+    game = actions.do_create_game(anna, [anna.email, "bot:strong"], game="rattenscharf")
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    for _ in range(100):  # 42 strips: 42 moves at most
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        if game.current_seat == 0:
+            # Anna plays R35's choice herself, one strip at a time.
+            action = game.rules.timeout_action(game.load_state())
+            actions.do_play_move(game.id, anna, game.version, action)
+        else:
+            assert tasks.play_bot_turn(str(game.id), game.version)  # one strip per task
+    assert game.status == GameStatus.FINISHED
+    assert game.result["reason"] in ("complete", "rats")
+    bot_moves = Move.objects.filter(game=game, seat=1)
+    assert bot_moves.count() >= 1
+    assert set(bot_moves.values_list("actor", "automatic").distinct()) == {(Actor.BOT, False)}
+    # A bot's two-strip turn is two moves of one turn (Move.round holds the turn).
+    rounds = list(bot_moves.values_list("round", flat=True))
+    assert any(rounds.count(turn) == 2 for turn in set(rounds))
+    assert Move.objects.filter(game=game).count() == game.version
+
+
+@pytest.fixture
+def rattenscharf_game(anna, bert):
+    """Anna (seat 0) and Bert, stand-ins on after 2 timed-out turns: turn 1 is Anna's."""
+    game = actions.do_create_game(
+        anna, [anna.email, bert.email], game="rattenscharf", stand_in_bots=True
+    )
+    actions.do_accept_invitation(game.id, bert)
+    game.refresh_from_db()
+    return game
+
+
+def play_own_turn(game: Game, user) -> None:
+    """``user`` (to move) lays every strip of their turn themselves."""
+    game.refresh_from_db()
+    seat = game.current_seat
+    while True:
+        action = game.rules.timeout_action(game.load_state())
+        actions.do_play_move(game.id, user, game.version, action)
+        game.refresh_from_db()
+        if game.current_seat != seat or game.status != GameStatus.ACTIVE:
+            return
+
+
+def test_a_rattenscharf_stand_in_counts_timed_out_turns_not_moves(
+    rattenscharf_game, anna, bert, settings
+):
+    settings.STAND_IN_AFTER_TIMEOUTS = 2
+    game = rattenscharf_game
+    play_own_turn(game, anna)  # turn 1
+    assert time_out(game) == 1  # turn 2: Bert's two strips, played by the deadline
+    assert Move.objects.filter(game=game, seat=1, automatic=True).count() == 2
+    assert bots.timed_out_in_a_row(game, 1) == 1
+    assert not seat(game, 1).bot  # one turn, though two moves
+
+    play_own_turn(game, anna)  # turn 3
+    assert time_out(game) == 1  # turn 4: his second turn in a row
+    assert bots.timed_out_in_a_row(game, 1) == 2
+    assert seat(game, 1).bot == "careful"
+    assert SeatChange.objects.get(game=game).why == "timeouts"
+
+
+def test_a_turn_begun_by_the_player_and_finished_by_the_deadline_has_run_out(
+    rattenscharf_game, anna, bert
+):
+    game = rattenscharf_game
+    play_own_turn(game, anna)  # turn 1
+    game.refresh_from_db()
+    first = game.rules.timeout_action(game.load_state())
+    actions.do_play_move(game.id, bert, game.version, first)  # Bert lays one strip...
+    assert time_out(game) == 1  # ...and the deadline the other
+    assert bots.timed_out_in_a_row(game, 1) == 1
+    play_own_turn(game, anna)  # turn 3
+    play_own_turn(game, bert)  # turn 4: Bert is back
+    assert bots.timed_out_in_a_row(game, 1) == 0
+
+
+def test_piratz_counts_one_timed_out_turn_per_automatic_move(anna, bert, carla):
+    game = actions.do_create_game(anna, [anna.email, bert.email, carla.email], stand_in_bots=False)
+    for user in (bert, carla):
+        actions.do_accept_invitation(game.id, user)
+    people = {0: anna, 2: carla}
+    timed_out = 0
+    while timed_out < 3:
+        game.refresh_from_db()
+        if game.current_seat == 1:
+            assert time_out(game) == 1
+            timed_out += 1
+            assert bots.timed_out_in_a_row(game, 1) == timed_out
+        else:
+            play_a_turn_ending_move(game, people[game.current_seat])
