@@ -201,3 +201,113 @@ def test_simulate_reports_each_game_as_it_finishes():
     stats = simulate(3, 2, seed=11, on_game=seen.append)
     assert stats.games == 3 and len(seen) == 3
     assert seen[0] == play_random_game(2, seed=11)
+
+
+# --- Rattenscharf (--game rattenscharf) -------------------------------------------------------
+
+
+def test_rattenscharf_prints_rat_losses_scores_and_ties_per_seat():
+    out = run("--game", "rattenscharf", "--games", "4", "--seed", "5", "--policy", "careful")
+    for label in (
+        "Games played:        4 of Rattenscharf; seat 0 plays careful, seat 1 plays careful",
+        "Seed:                5;",
+        "Lost to rats:",
+        "  seat 0 (red):",
+        "  seat 1 (green):",
+        "Completed:",
+        "Ties:",
+        "Wins by seat:",
+        "Scores of completed games:",
+        "mean     sd   min     q1  median     q3   max",
+        "  both together",
+        "Turns per game:      mean",
+        "Moves per game:      mean",
+        "Table reached:",
+        "games/s",
+    ):
+        assert label in out
+    assert "Rat alerts" not in out and "reveal bias" not in out  # Piratz's lines
+
+
+def test_rattenscharf_json_adds_up():
+    summary = run_json(
+        "--game", "rattenscharf", "--games", "12", "--seed", "3", "--policy", "careful", "random"
+    )
+    assert summary["game"] == "rattenscharf" and summary["policies"] == ["careful", "random"]
+    games = summary["games"]
+    complete, rats = summary["complete"]["games"], summary["rat_losses"]["games"]
+    assert games == 12 == complete + rats
+    by_seat = summary["rat_losses_by_seat"]
+    assert sum(row["games"] for row in by_seat) == rats
+    # R23: the other seat wins a rat loss; R26: a tie is a win for both.
+    wins = summary["wins_by_seat"]
+    assert sum(row["wins"] for row in wins) == games + summary["ties"]["games"]
+    assert [row["by_rats"] for row in wins] == [by_seat[1]["games"], by_seat[0]["games"]]
+    # Uniform random play loses to its own rats (R22) far more often than careful play.
+    assert by_seat[1]["games"] > by_seat[0]["games"]
+    for scores in [*summary["scores_by_seat"], summary["scores_together"]]:
+        if scores is not None:
+            values = [scores[key] for key in ("min", "q1", "median", "q3", "max")]
+            assert values == sorted(values) and scores["sd"] >= 0
+    for key in ("turns_per_game", "moves_per_game", "extent"):
+        spread = summary[key]
+        assert spread["min"] <= spread["mean"] <= spread["max"]
+    assert summary["turns_per_game"]["max"] <= 22  # R18
+
+
+def test_rattenscharf_statistics_match_the_games_played_one_by_one():
+    summary = run_json(
+        "--game", "rattenscharf", "--games", "3", "--seed", "40", "--policy", "timeout"
+    )
+    records = [
+        simulation.play_rattenscharf_game(("timeout", "timeout"), seed=40 + i) for i in range(3)
+    ]
+    assert summary["policies"] == ["timeout", "timeout"]  # one policy plays both seats
+    complete = [r for r in records if r.reason == "complete"]
+    assert summary["complete"]["games"] == len(complete)
+    if complete:
+        assert summary["scores_by_seat"][0]["max"] == max(r.scores[0] for r in complete)
+    assert summary["moves_per_game"]["max"] == max(r.moves for r in records)
+    assert summary["turns_per_game"]["min"] == min(r.turns for r in records)
+    again = run_json(
+        "--game", "rattenscharf", "--games", "3", "--seed", "40", "--policy", "timeout"
+    )
+    assert without_timing(again) == without_timing(summary)
+
+
+def test_rattenscharf_defaults_to_strong_bots():
+    summary = run_json("--game", "rattenscharf", "--games", "1", "--seed", "2")
+    assert summary["policies"] == ["strong", "strong"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "3"], "Rattenscharf is for 2 players"),
+        (["--blind"], "no blind option"),
+        (["--reveal-bias", "0.5"], "--reveal-bias is for Piratz"),
+        (["--policy", "genius"], "unknown policy genius"),
+        (["--policy", "random", "careful", "strong"], "one policy or one per seat"),
+    ],
+)
+def test_rattenscharf_refuses_piratz_options_and_unknown_policies(args, message):
+    with pytest.raises(CommandError, match=message):
+        run("--game", "rattenscharf", "--games", "1", *args)
+
+
+def test_piratz_has_no_policy_and_no_unknown_game_is_played():
+    with pytest.raises(CommandError, match="--policy is for Rattenscharf"):
+        run("--games", "1", "--policy", "strong")
+    with pytest.raises(CommandError):
+        run("--game", "chess", "--games", "1")
+
+
+def test_every_option_has_help():
+    from games.management.commands.simulate import Command
+
+    parser = Command().create_parser("manage.py", "simulate")
+    ours = {"game", "games", "players", "policy", "seed", "blind", "reveal_bias", "json"}
+    ours |= {"no_progress"}
+    mine = [action for action in parser._actions if action.dest in ours]
+    assert len(mine) == len(ours) and all(action.help for action in mine)
+    assert "rattenscharf" in parser.format_help()

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from games import actions
 from games.models import Game
 from games.movelog import public_log
-from games.rules import piratz
+from games.rules import piratz, rattenscharf
 from games.simulation import (
     BotGameRecord,
     TournamentStats,
@@ -152,7 +152,7 @@ def test_every_option_has_help():
     from games.management.commands.tournament import Command
 
     parser = Command().create_parser("manage.py", "tournament")
-    ours = {"bots", "games", "players", "seed", "blind", "jobs", "json", "no_progress"}
+    ours = {"game", "bots", "games", "players", "seed", "blind", "jobs", "json", "no_progress"}
     mine = [action for action in parser._actions if action.dest in ours]
     assert len(mine) == len(ours) and all(action.help for action in mine)
 
@@ -232,3 +232,47 @@ def test_seat_memory_is_what_public_log_shows_each_seat(anna, bert, carla):
     for seat in range(3):
         assert seat_memory(full, seat, blind=True) == public_log(game, seat)
     assert seat_memory(full, 0, blind=False) == full
+
+
+# --- Rattenscharf (--game rattenscharf) -------------------------------------------------------
+
+
+def test_a_rattenscharf_tournament_seats_its_levels_in_two_player_games():
+    out = run("--game", "rattenscharf", "--games", "6", "--seed", "1")
+    assert "Games played: 6 of Rattenscharf with 2 players; seed 1" in out
+    summary = json.loads(run("--game", "rattenscharf", "--games", "6", "--seed", "1", "--json"))
+    assert (summary["game"], summary["players"]) == ("rattenscharf", 2)
+    assert [row["level"] for row in summary["levels"]] == list(rattenscharf.BOT_LEVELS)
+    for row in summary["levels"]:
+        assert row["seats"] == 4  # 6 ordered pairs of 3 levels: each level in 4 seats
+        assert row["decisions"] > 0
+    # Rattenscharf's games, not Piratz's: one decision per strip, 42 strips at most (R18).
+    assert sum(row["decisions"] for row in summary["levels"]) <= 6 * 42
+    # A tie (R26) is split; every game has a winner.
+    assert sum(row["win_rate"] * row["seats"] for row in summary["levels"]) == pytest.approx(6)
+
+
+def test_a_rattenscharf_tournament_split_between_processes_is_the_same():
+    args = ("--game", "rattenscharf", "--bots", "random", "careful", "--games", "4")
+    alone = json.loads(run(*args, "--seed", "6", "--json"))
+    split = json.loads(run(*args, "--seed", "6", "--json", "--jobs", "2"))
+    assert timeless(split) == timeless(alone)
+
+
+def test_rattenscharf_games_are_the_bots_own():
+    record = play_bot_game(("careful", "strong"), seed=12, game="rattenscharf")
+    assert record == play_bot_game(("careful", "strong"), seed=12, game="rattenscharf")
+    assert record.levels == ("careful", "strong") and record.winners
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "4"], "--players must be 2 for Rattenscharf"),
+        (["--blind"], "Rattenscharf has no blind option"),
+        (["--bots", "random", "genius"], "Unknown bot level genius"),
+    ],
+)
+def test_a_rattenscharf_tournament_refuses_what_the_game_does_not_have(args, message):
+    with pytest.raises(CommandError, match=message):
+        run("--game", "rattenscharf", "--games", "1", *args)
