@@ -1,6 +1,8 @@
 """Benchmark of the Piratz and Rattenscharf rules engines through their public entry points.
 
-See BENCHMARKS.md "Engine"; ``--game rattenscharf`` selects the second engine.
+See BENCHMARKS.md "Engine"; ``--game rattenscharf`` selects the second engine, and
+``--game rattenscharf --bots LEVEL ...`` times its bots' decisions instead (BENCHMARKS.md
+"Bots/Rattenscharf").
 """
 
 import argparse
@@ -73,7 +75,24 @@ def main(argv=None):
         default=0.75,
         help="chance to reveal (or end the turn) when legal (default 0.75)",
     )
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="LEVEL",
+        help=(
+            "rattenscharf only: time the decisions of these bot levels instead "
+            f"({', '.join(rattenscharf.BOT_LEVELS)}), each level against every level"
+        ),
+    )
     args = parser.parse_args(argv)
+    if args.bots and args.game != "rattenscharf":
+        parser.error("--bots times Rattenscharf's bots (Piratz's: bench/bots.py)")
+    if args.bots:
+        unknown = [level for level in args.bots if level not in rattenscharf.BOT_LEVELS]
+        if unknown:
+            parser.error(f"unknown bot level {', '.join(unknown)}")
+        bench_rattenscharf_bots(args.games, args.seed, args.bots)
+        return
     if args.game == "rattenscharf":
         bench_rattenscharf(args.games, args.seed)
         return
@@ -153,6 +172,50 @@ def bench_rattenscharf(games, seed):
     print(
         f"playouts/s (legal_actions + apply + 3 views per move, no policy): {games / playout:,.1f}"
     )
+
+
+def _percentile(ordered, fraction):
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def bench_rattenscharf_bots(games, seed, levels):
+    """Play ``games`` Rattenscharf games for every ordered pair of ``levels`` (seeds
+    ``seed * 1_000_003 + n``) and time each ``choose_bot_action`` call by the wall clock and
+    by the deciding thread's CPU time (which a loaded machine does not inflate), with the
+    number of legal actions and strips in hand it decided between."""
+    wall, cpu, legal, twos = {}, {}, {}, {}
+    pairs = [(a, b) for a in levels for b in levels]
+    for number in range(games):
+        for pair in pairs:
+            state = rattenscharf.new_game(seed=seed * 1_000_003 + number)
+            rngs = [random.Random(f"{seed}:{number}:{s}") for s in (0, 1)]
+            while not rattenscharf.is_finished(state):
+                seat = rattenscharf.current_seat(state)
+                level = pair[seat]
+                view = rattenscharf.view(state, seat)
+                w0, c0 = time.perf_counter(), time.thread_time()
+                action = rattenscharf.choose_bot_action(view, level, rngs[seat])
+                c1, w1 = time.thread_time(), time.perf_counter()
+                wall.setdefault(level, []).append(w1 - w0)
+                cpu.setdefault(level, []).append(c1 - c0)
+                legal.setdefault(level, []).append(len(view["legal_actions"]))
+                twos.setdefault(level, []).append(len(view["hand"]) == 2)
+                state = rattenscharf.apply(state, seat, action)
+    print(
+        f"python {platform.python_version()}, rattenscharf bots, {games} deals x "
+        f"{len(pairs)} pairings of {', '.join(levels)}"
+    )
+    print(
+        "level    decisions  legal mean  two-strip  CPU p50 ms  CPU p99 ms  CPU max ms  wall p99 ms"
+    )
+    for level in levels:
+        c, w = sorted(cpu[level]), sorted(wall[level])
+        print(
+            f"{level:<8} {len(c):>9} {sum(legal[level]) / len(c):>11.0f} "
+            f"{100 * sum(twos[level]) / len(c):>9.0f}% {_percentile(c, 0.5) * 1e3:>11.2f} "
+            f"{_percentile(c, 0.99) * 1e3:>11.2f} {c[-1] * 1e3:>11.2f} "
+            f"{_percentile(w, 0.99) * 1e3:>12.2f}"
+        )
 
 
 if __name__ == "__main__":
