@@ -145,8 +145,9 @@ def verification(game: Game) -> dict:
 
 
 def _placement(rules, state) -> dict | None:
-    """The cube placement the game showed from its first move (public, rules P7)."""
-    if state is None:
+    """The cube placement the game showed from its first move (public, rules P7); None
+    before the start and for games without checkable shuffles (nothing to compare)."""
+    if state is None or not checkable(rules):
         return None
     return {name: list(values) for name, values in zip(rules.TREASURES, state.cubes, strict=True)}
 

@@ -163,7 +163,9 @@ class Game(models.Model):
             return None
         table = self.rules.view(state, seat)
         if self.status == GameStatus.ABORTED:
-            table.update(status="aborted", current_seat=None, phase=None, legal_actions=[])
+            table.update(status="aborted", current_seat=None, legal_actions=[])
+            if "phase" in table:  # Piratz's turn phase; Rattenscharf has none
+                table["phase"] = None
         return table
 
     def turn_length(self) -> timedelta:

@@ -5,7 +5,6 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken, User
 from games import actions
 from games.models import Game
-from games.rules import piratz
 
 
 def make_user(email: str, **fields) -> User:
@@ -41,14 +40,21 @@ def start_game(seated: list[User], *, seed: int | None = 7, blind: bool = False,
 
     With an int ``seed`` the dealt state is replaced by the engine's seeded deal, so a
     test knows the draw order (the service itself always deals with ``seed=None``).
+    ``options`` go to ``do_create_game`` (``game="rattenscharf"`` for another game), but
+    ``order``: a whole Rattenscharf draw pile (R27's ``new_game(order=...)``) dealt instead.
     """
+    order = options.pop("order", None)
     game = actions.do_create_game(
         seated[0], [user.email for user in seated], blind=blind, **options
     )
     for user in seated[1:]:
         actions.do_accept_invitation(game.id, user)
     game.refresh_from_db()
-    if seed is not None:
-        game.state = piratz.dump(piratz.new_game(len(seated), seed=seed, blind=blind))
+    if order is not None:
+        game.state = game.rules.dump(game.rules.new_game(len(seated), order=order))
+        game.save(update_fields=["state"])
+    elif seed is not None:
+        rules = game.rules
+        game.state = rules.dump(rules.new_game(len(seated), seed=seed, **game.rules_options()))
         game.save(update_fields=["state"])
     return game

@@ -16,42 +16,67 @@ from moderation import audit
 from moderation.models import AuditAction
 
 _ENGINE_CODES = {
-    # The engine's IllegalAction codes that mean something other than "illegal now".
+    # The engines' IllegalAction codes that mean something other than "illegal now".
+    # Piratz:
     "malformed_action": "invalid",
     "unknown_action": "invalid",
-    "not_your_turn": "not_your_turn",
     "game_finished": "game_not_active",
+    # Rattenscharf (R30):
+    "malformed": "invalid",
+    "game_over": "game_not_active",
+    # Both:
+    "not_your_turn": "not_your_turn",
 }
-# The engine is pure Python and speaks English (its messages name the card or seat at
-# fault); a reader of another language gets the sentence for the refusal's code.
+# The engines are pure Python and speak English (their messages name the card, strip or
+# cell at fault); a reader of another language gets the sentence for the refusal's code,
+# per game, as two games may use one code for different things.
 _ENGINE_DETAILS = {
-    "malformed_action": gettext_lazy(
-        "The action must be an object with exactly the keys its kind needs, of the right "
-        "types (card ids are whole numbers)."
-    ),
-    "unknown_action": gettext_lazy(
-        "There is no such action; choose reveal, end_turn, pass or resolve_alarm."
-    ),
-    "unknown_seat": gettext_lazy("There is no such seat in this game."),
-    "game_finished": gettext_lazy("The game is over; no move is possible."),
-    "not_your_turn": gettext_lazy("It is not your turn."),
-    "wrong_phase": gettext_lazy("This move is not possible at this point of the turn."),
-    "unknown_treasure": gettext_lazy("That is not a treasure type."),
-    "card_not_face_up": gettext_lazy("The card to bury is not in the face-up row."),
-    "bury_required": gettext_lazy("The face-up row is not empty: choose a card to bury."),
-    "bury_not_allowed": gettext_lazy("The face-up row is empty: there is no card to bury."),
-    "not_alarm_rat": gettext_lazy("Keep one of the two rats in the face-up row."),
-    "nothing_to_reveal": gettext_lazy("The draw pile and the discard pile are both empty."),
+    "piratz": {
+        "malformed_action": gettext_lazy(
+            "The action must be an object with exactly the keys its kind needs, of the right "
+            "types (card ids are whole numbers)."
+        ),
+        "unknown_action": gettext_lazy(
+            "There is no such action; choose reveal, end_turn, pass or resolve_alarm."
+        ),
+        "unknown_seat": gettext_lazy("There is no such seat in this game."),
+        "game_finished": gettext_lazy("The game is over; no move is possible."),
+        "not_your_turn": gettext_lazy("It is not your turn."),
+        "wrong_phase": gettext_lazy("This move is not possible at this point of the turn."),
+        "unknown_treasure": gettext_lazy("That is not a treasure type."),
+        "card_not_face_up": gettext_lazy("The card to bury is not in the face-up row."),
+        "bury_required": gettext_lazy("The face-up row is not empty: choose a card to bury."),
+        "bury_not_allowed": gettext_lazy("The face-up row is empty: there is no card to bury."),
+        "not_alarm_rat": gettext_lazy("Keep one of the two rats in the face-up row."),
+        "nothing_to_reveal": gettext_lazy("The draw pile and the discard pile are both empty."),
+    },
+    "rattenscharf": {
+        "game_over": gettext_lazy("The game is over; no move is possible."),
+        "not_your_turn": gettext_lazy("It is not your turn."),
+        "malformed": gettext_lazy(
+            "A placement has exactly the keys action (place), strip, x and y (whole numbers), "
+            "orientation (h or v) and flip (true or false)."
+        ),
+        "not_in_hand": gettext_lazy("That strip is not in your hand."),
+        "off_table": gettext_lazy("The strip would reach beyond the edge of the table."),
+        "gap": gettext_lazy(
+            "The three fields under the strip are not all at the same height: it would not "
+            "lie flat."
+        ),
+        "exact_cover": gettext_lazy("The strip would lie exactly on top of a single strip."),
+        "no_contact": gettext_lazy(
+            "On the bare table a strip must touch a strip already laid along a side."
+        ),
+    },
 }
 
 
-def _engine_detail(error) -> str:
+def _engine_detail(game: Game, error) -> str:
     """The engine's refusal as a sentence in the reader's language."""
-    if (translation.get_language() or "en").split("-")[
-        0
-    ] == "en" or error.code not in _ENGINE_DETAILS:
+    details = _ENGINE_DETAILS.get(game.game, {})
+    if (translation.get_language() or "en").split("-")[0] == "en" or error.code not in details:
         return str(error)
-    return str(_ENGINE_DETAILS[error.code])
+    return str(details[error.code])
 
 
 def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
@@ -238,7 +263,7 @@ def _apply(
         after = rules.apply(before, seat, action)
     except rules.IllegalAction as error:
         code = _ENGINE_CODES.get(error.code, "illegal_action")
-        raise GameError(code, _engine_detail(error)) from None
+        raise GameError(code, _engine_detail(game, error)) from None
 
     now = timezone.now()
     effects = rules.move_effects(before, after, seat, action)
@@ -373,10 +398,26 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
     return seat
 
 
+def standing_order_choices(rules) -> list[str]:
+    """The names a standing order may list in a game of ``rules``: its treasure types
+    (``TREASURES``, which its ``timeout_action`` follows); none for a game without them
+    (Rattenscharf: R35 alone chooses)."""
+    return list(getattr(rules, "TREASURES", ()))
+
+
 def _valid_standing_order(rules, order) -> list[str]:
-    choices = list(rules.TREASURES)
+    choices = standing_order_choices(rules)
     if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
         raise GameError("invalid", _("standing_order must be a list of treasure type names."))
+    if order and not choices:
+        raise GameError(
+            "invalid",
+            _(
+                "%(game)s has no standing orders: when your time runs out, its rules choose "
+                "the automatic move. Send an empty list."
+            )
+            % {"game": rules.NAME},
+        )
     unknown = [name for name in order if name not in choices]
     if unknown:
         raise GameError(

@@ -1,16 +1,17 @@
 """Request and response shapes of the games API (CONTRACT.md section 2)."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.plumbing import build_basic_type
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from accounts.models import User
 from games import actions, fairness, queries
+from games.api.tables import game_state_serializer, revealed_serializer
 from games.models import Game
 from games.rules import available_games, piratz
 from games.rules.piratz.deck import CARD_COUNT
+from games.rules.rattenscharf.board import TABLE_MAX, TABLE_MIN
+from games.rules.rattenscharf.strips import STRIP_IDS
 
 # Longest address the user table stores (RFC 5321's 254): SQLite would not enforce it.
 EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
@@ -120,15 +121,14 @@ PIRATZ_ACTION_FIELDS = {
 _CARD_ID = {"min_value": 1, "max_value": CARD_COUNT}
 
 
-@extend_schema_serializer(component_name="Move")  # the schema adds "Request" to request bodies
-class MoveRequestSerializer(StrictSerializer):
+@extend_schema_serializer(component_name="PiratzMove")  # the schema adds "Request"
+class PiratzMoveSerializer(StrictSerializer):
     """A Piratz move: the version it was chosen from, and the action's own fields beside it.
 
     Everything that could never be legal is refused here, as ``invalid``: an unknown
     action, fields the action does not take or lacks, a treasure that does not exist, a
     card id outside the deck. What remains is a well-formed action, and whether it is
-    legal now is the engine's call (``illegal_action``). Piratz is the only game; a
-    second one brings its own move serializer, chosen by the game's name.
+    legal now is the engine's call (``illegal_action``).
     """
 
     version = StrictIntegerField(min_value=0, max_value=VERSION_MAX)
@@ -166,6 +166,76 @@ class MoveRequestSerializer(StrictSerializer):
             "action": kind,
             **{name: self.validated_data[name] for name in PIRATZ_ACTION_FIELDS[kind]},
         }
+
+
+# RATTENSCHARF.md R28: the one action's fields besides "action", exactly these.
+RATTENSCHARF_ACTION_FIELDS = ("strip", "x", "y", "orientation", "flip")
+_TABLE = {"min_value": TABLE_MIN, "max_value": TABLE_MAX}
+
+
+@extend_schema_serializer(component_name="RattenscharfMove")
+class RattenscharfMoveSerializer(StrictSerializer):
+    """A Rattenscharf move (R28): the version it was chosen from and one placement.
+
+    Every field is required and strictly typed (ints, never booleans or strings; ``flip``
+    a boolean): a strip that does not exist or a corner off the table is ``invalid``, as
+    it could never be legal. Whether the placement is legal now (the strip in hand, the
+    cells on the table, level, covering another strip, touching the layout: R10-R13,
+    R17) is the engine's call (``illegal_action``).
+    """
+
+    version = StrictIntegerField(min_value=0, max_value=VERSION_MAX)
+    action = serializers.ChoiceField(choices=["place"])
+    strip = StrictIntegerField(
+        min_value=min(STRIP_IDS),
+        max_value=max(STRIP_IDS),
+        help_text="The strip laid, one of your hand.",
+    )
+    x = StrictIntegerField(**_TABLE, help_text="The column of the strip's first cell.")
+    y = StrictIntegerField(**_TABLE, help_text="The row of the strip's first cell.")
+    orientation = serializers.ChoiceField(
+        choices=["h", "v"], help_text="h: the cells run to the right; v: downwards."
+    )
+    flip = StrictBooleanField(help_text="Lay the strip's fields in reverse order.")
+
+    def to_action(self) -> dict:
+        """The action dict for the engine (R28): the move minus ``version``."""
+        data = self.validated_data
+        return {"action": "place", **{name: data[name] for name in RATTENSCHARF_ACTION_FIELDS}}
+
+
+class AnyGameMoveSerializer(StrictSerializer):
+    """A move in a game without a move serializer of its own: ``version`` and the action's
+    fields beside it, passed to the engine as they are (its ``malformed`` codes answer
+    ``invalid``, the rest ``illegal_action``)."""
+
+    version = StrictIntegerField(min_value=0, max_value=VERSION_MAX)
+    action = serializers.CharField()
+
+    def validate(self, attrs):
+        return attrs  # every other field belongs to the action: the engine judges them
+
+    def to_action(self) -> dict:
+        return {key: value for key, value in self.initial_data.items() if key != "version"}
+
+
+# Game name -> the serializer of its moves' bodies. A game not listed here gets
+# AnyGameMoveSerializer (its engine alone judges the action); one listed gets a typed
+# body in the OpenAPI schema and errors before the game row is locked.
+MOVE_SERIALIZERS = {
+    "piratz": PiratzMoveSerializer,
+    "rattenscharf": RattenscharfMoveSerializer,
+}
+# Each serializer's action names, for the schema's discriminator (games.api.views).
+MOVE_ACTIONS = {
+    "piratz": list(PIRATZ_ACTION_FIELDS),
+    "rattenscharf": ["place"],
+}
+
+
+def move_serializer_for(game_name: str) -> type[serializers.Serializer]:
+    """The serializer that reads a move's body in a game of ``game_name``."""
+    return MOVE_SERIALIZERS.get(game_name, AnyGameMoveSerializer)
 
 
 class SeatBotSerializer(serializers.Serializer):
@@ -328,19 +398,25 @@ class GameSerializer(PlannedRepresentation, serializers.ModelSerializer):
     def get_you(self, game: Game) -> int | None:
         return queries.seat_of(game, self.context["viewer"])
 
-    # Null until the game starts (status "invited", or cancelled before it started).
-    @extend_schema_field({**build_basic_type(OpenApiTypes.OBJECT), "nullable": True})
+    # One game's view, told apart by its "game" key (games.api.tables); null until the
+    # game starts (status "invited", or cancelled before it started).
+    @extend_schema_field(game_state_serializer())
     def get_state(self, game: Game) -> dict | None:
         # Hidden information is the engine's business: view() strips what this seat may not
         # see; table_view() also shows an aborted game as ended.
         return game.table_view(self.get_you(game))
 
 
+@extend_schema_field(revealed_serializer())
+class RevealedField(serializers.JSONField):
+    """A log entry's ``revealed``: a card, a hand of strips or null (games.api.tables)."""
+
+
 class MoveLogSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     seat = serializers.IntegerField()
     action = serializers.JSONField()
-    revealed = serializers.JSONField(allow_null=True)
+    revealed = RevealedField(allow_null=True)
     automatic = serializers.BooleanField()
     at = serializers.DateTimeField()
 

@@ -7,6 +7,7 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from games import actions, queries
+from games.actions.play import standing_order_choices
 from games.api.errors import ApiError, refused
 from games.api.serializers import ErrorSerializer, StrictSerializer
 from games.rules import available_games, get_rules
@@ -16,7 +17,9 @@ _DESCRIPTION = (
     "on your standing order that at least one face-up card shows, burying as rules P24 "
     "does; when none does (or in a rat alert) it plays P24's own choice. The move is "
     "automatic like any P24 move, so rules P25 (abandonment) still applies. An empty "
-    "list means P24 alone. Only you see your standing order."
+    "list means P24 alone. Only you see your standing order. A game whose rules have no "
+    "treasure types (Rattenscharf: R35 chooses every automatic placement) has no standing "
+    "orders: `choices` is empty and only an empty list is accepted."
 )
 
 
@@ -55,7 +58,10 @@ class StandingOrderSerializer(serializers.Serializer):
 
 def _answer(seat) -> Response:
     return Response(
-        {"standing_order": seat.standing_order, "choices": list(seat.game.rules.TREASURES)}
+        {
+            "standing_order": seat.standing_order,
+            "choices": standing_order_choices(seat.game.rules),
+        }
     )
 
 
@@ -80,8 +86,8 @@ def _answer(seat) -> Response:
         200: StandingOrderSerializer,
         400: OpenApiResponse(
             ErrorSerializer,
-            description="`invalid`: not a list of names, an unknown treasure type, or one "
-            "named twice.",
+            description="`invalid`: not a list of names, an unknown treasure type, one "
+            "named twice, or any name in a game without standing orders.",
         ),
         403: OpenApiResponse(
             ErrorSerializer,

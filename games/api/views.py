@@ -1,7 +1,12 @@
 """Games API views: parse the request, check access, call the service, serialise."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import status
 from rest_framework.decorators import api_view
 from rest_framework.generics import ListAPIView
@@ -10,12 +15,14 @@ from rest_framework.response import Response
 from games import actions, queries
 from games.api.errors import ApiError, refused
 from games.api.serializers import (
+    MOVE_ACTIONS,
+    MOVE_SERIALIZERS,
     AcceptRequestSerializer,
     ErrorSerializer,
     GameCreateSerializer,
     GameSerializer,
     MoveLogSerializer,
-    MoveRequestSerializer,
+    move_serializer_for,
 )
 from games.movelog import public_log
 
@@ -30,10 +37,14 @@ def _game_response(request, game, status_code=status.HTTP_200_OK) -> Response:
     return Response(GameSerializer(game, context={"viewer": request.user}).data, status=status_code)
 
 
-def _validated(serializer_class, request):
+def _json_object(request) -> dict:
     if not isinstance(request.data, dict):
         raise ApiError(400, "invalid", _("The body must be a JSON object."))
-    serializer = serializer_class(data=request.data)
+    return request.data
+
+
+def _validated(serializer_class, request):
+    serializer = serializer_class(data=_json_object(request))
     serializer.is_valid(raise_exception=True)
     return serializer
 
@@ -128,14 +139,24 @@ decline_invitation = extend_schema(summary="Decline your seat; the game is cance
     ),
     post=extend_schema(
         summary="Play a move chosen from game version `version`",
-        request=MoveRequestSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="Move",
+            # One shape per game, told apart by the action's name (each game's own).
+            serializers={
+                action: MOVE_SERIALIZERS[game]
+                for game, names in MOVE_ACTIONS.items()
+                for action in names
+            },
+            resource_type_field_name="action",
+        ),
         responses={
             200: GameSerializer,
             400: OpenApiResponse(
                 ErrorSerializer,
-                description="`invalid`: a malformed move (no such action, a field it does not "
-                "take or lacks, no such treasure or card); `illegal_action`: well-formed but "
-                "not legal now.",
+                description="`invalid`: a malformed move for this game (no such action, a "
+                "field it does not take or lacks, a wrong type, no such treasure, card or "
+                "strip, a cell off the table); `illegal_action`: well-formed but not legal "
+                "now.",
             ),
             403: OpenApiResponse(
                 ErrorSerializer,
@@ -163,7 +184,19 @@ class MoveView(ListAPIView):
         return Response(MoveLogSerializer(entries, many=True).data)
 
     def post(self, request, game_id):
-        move = _validated(MoveRequestSerializer, request)
+        body = _json_object(request)
+        # The body is read by the game's own move serializer, so the game's name comes
+        # first (only from a game the caller may see: outsiders learn nothing by probing).
+        name = (
+            queries.games_visible_to(request.user)
+            .filter(id=game_id)
+            .values_list("game", flat=True)
+            .first()
+        )
+        if name is None:
+            raise ApiError(404, "not_found", _("No such game, or you are not a player of it."))
+        move = move_serializer_for(name)(data=body)
+        move.is_valid(raise_exception=True)
         try:
             game = actions.do_play_move(
                 game_id, request.user, move.validated_data["version"], move.to_action()

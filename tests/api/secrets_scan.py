@@ -2,7 +2,7 @@
 
 import json
 
-from games.rules import piratz
+from games.rules import piratz, rattenscharf
 
 
 def _int_lists(value):
@@ -31,8 +31,12 @@ def assert_no_secrets(
 
     ``server_seed``: the game's server seed (games.fairness) while it is still secret, that
     is until the game has ended; the shuffle key is checked in any case (pass the state of
-    a game that has ended only if it may still not show).
+    a game that has ended only if it may still not show). A Rattenscharf ``state`` has one
+    secret, the order of its pile (R33).
     """
+    if isinstance(state, rattenscharf.State):
+        _assert_no_pile(text, state)
+        return
     secret = piratz.dump(state)
     assert secret["key"] not in text.lower(), "the shuffle key leaked"
     if server_seed:
@@ -48,6 +52,23 @@ def assert_no_secrets(
             assert not _contains_run(ids, draw[:3]), f"the draw order leaked in {ids}"
     if blind_viewer and payload is not None and not piratz.is_finished(state):
         _assert_blind(payload)
+
+
+def _assert_no_pile(text: str, state: rattenscharf.State) -> None:
+    """No Rattenscharf draw order: no ``pile`` key, and no three strips of the pile in
+    their draw order in any list (``unseen`` is the pile sorted by id: a set, by design)."""
+    pile = rattenscharf.dump(state)["pile"]
+    assert '"pile":' not in text and "'pile':" not in text, "the draw pile leaked"
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        payload = None
+    if payload is not None and len(pile) >= 3:
+        for ids in _int_lists(payload):
+            for start in range(len(pile) - 2):
+                run = pile[start : start + 3]
+                if run != sorted(run):  # an ascending run may be any sorted list's
+                    assert not _contains_run(ids, run), f"the draw order leaked in {ids}"
 
 
 def _assert_blind(value) -> None:

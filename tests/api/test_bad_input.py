@@ -9,7 +9,7 @@ from django.conf import settings as django_settings
 from rest_framework.exceptions import ParseError
 
 from games.api.parsers import JSONParser
-from games.api.serializers import PIRATZ_ACTION_FIELDS, MoveRequestSerializer
+from games.api.serializers import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
 from games.models import Game, Move
 from games.rules import piratz
 from games.simulation import choose_action
@@ -244,7 +244,7 @@ def test_every_legal_action_of_whole_games_passes_the_serializer():
             seat = piratz.current_seat(state)
             legal = piratz.legal_actions(state, seat)
             for action in legal:
-                serializer = MoveRequestSerializer(data={"version": 5, **action})
+                serializer = PiratzMoveSerializer(data={"version": 5, **action})
                 assert serializer.is_valid(), (action, serializer.errors)
                 assert serializer.to_action() == action
                 seen.add(action["action"])

@@ -4,13 +4,17 @@ Whether the API keeps these promises is checked by schemathesis against a runnin
 (tests/conformance/run.py, in CI; README "Conformance").
 """
 
+import itertools
 import json
+import random
 
+import jsonschema
 import pytest
 from django.core.management import call_command
 
 from games.api.serializers import PIRATZ_ACTION_FIELDS
-from games.rules import piratz
+from games.models import Game
+from games.rules import RULES, available_games, get_rules, piratz
 from tests.factories import client_for
 
 pytestmark = pytest.mark.django_db
@@ -70,9 +74,31 @@ def test_a_staff_move_documents_403(openapi):
     assert "403" in responses and "not_a_player" in responses["403"]["description"]
 
 
-def test_state_is_nullable(openapi):
-    state = openapi["components"]["schemas"]["Game"]["properties"]["state"]
-    assert state["nullable"] is True and state["type"] == "object"
+def test_state_is_one_game_view_or_null(openapi):
+    """A game's ``state`` is a union of the games' views, discriminated on their ``game``."""
+    components = openapi["components"]["schemas"]
+    state = components["Game"]["properties"]["state"]
+    assert state["nullable"] is True
+    union = components[state["allOf"][0]["$ref"].rsplit("/", 1)[1]]
+    mapping = union["discriminator"]["mapping"]
+    assert union["discriminator"]["propertyName"] == "game"
+    assert set(mapping) == set(available_games())
+    assert [ref["$ref"] for ref in union["oneOf"]] == list(mapping.values())
+    for game, ref in mapping.items():
+        table = components[ref.rsplit("/", 1)[1]]
+        enum = components[table["properties"]["game"]["$ref"].rsplit("/", 1)[1]]
+        assert enum["enum"] == [game]
+
+
+def test_revealed_is_a_card_a_hand_of_strips_or_null(openapi):
+    components = openapi["components"]["schemas"]
+    revealed = components["MoveLog"]["properties"]["revealed"]
+    assert revealed["nullable"] is True
+    union = components[revealed["allOf"][0]["$ref"].rsplit("/", 1)[1]]
+    assert union["oneOf"] == [
+        {"$ref": "#/components/schemas/Card"},
+        {"type": "array", "items": {"$ref": "#/components/schemas/Strip"}},
+    ]
 
 
 def test_request_bodies_reject_unknown_fields(openapi):
@@ -84,12 +110,29 @@ def test_request_bodies_reject_unknown_fields(openapi):
             bodies.add(schema["$ref"].rsplit("/", 1)[1])
     assert {"GameCreateRequest", "MoveRequest", "LoginLinkRequest"} <= bodies
     for name in bodies:
-        assert components[name].get("additionalProperties") is False, name
+        # A union (the move: one shape per game) rejects them in each of its shapes.
+        members = [ref["$ref"].rsplit("/", 1)[1] for ref in components[name].get("oneOf", [])]
+        for member in members or [name]:
+            assert components[member].get("additionalProperties") is False, member
+
+
+def test_move_is_one_shape_per_game_told_apart_by_the_action(openapi):
+    components = openapi["components"]["schemas"]
+    move = components["MoveRequest"]
+    assert move["discriminator"]["propertyName"] == "action"
+    mapping = move["discriminator"]["mapping"]
+    piratz_move = "#/components/schemas/PiratzMoveRequest"
+    rattenscharf_move = "#/components/schemas/RattenscharfMoveRequest"
+    assert mapping == {
+        **dict.fromkeys(PIRATZ_ACTION_FIELDS, piratz_move),
+        "place": rattenscharf_move,
+    }
+    assert move["oneOf"] == [{"$ref": piratz_move}, {"$ref": rattenscharf_move}]
 
 
 def test_move_schema_names_every_action_and_treasure(openapi):
     components = openapi["components"]["schemas"]
-    move = components["MoveRequest"]["properties"]
+    move = components["PiratzMoveRequest"]["properties"]
     action = components[move["action"]["$ref"].rsplit("/", 1)[1]]
     assert action["enum"] == list(PIRATZ_ACTION_FIELDS)
     treasure = components[move["treasure"]["allOf"][0]["$ref"].rsplit("/", 1)[1]]
@@ -97,6 +140,21 @@ def test_move_schema_names_every_action_and_treasure(openapi):
     assert (move["bury"]["minimum"], move["bury"]["maximum"]) == (1, 50)
     assert move["bury"]["nullable"] is True
     assert components["GameCreateRequest"]["required"] == ["game", "players"]
+
+
+def test_rattenscharf_move_schema_is_r28s_placement(openapi):
+    components = openapi["components"]["schemas"]
+    move = components["RattenscharfMoveRequest"]
+    assert set(move["required"]) == {"version", "action", "strip", "x", "y", "orientation", "flip"}
+    fields = move["properties"]
+    assert components[fields["action"]["$ref"].rsplit("/", 1)[1]]["enum"] == ["place"]
+    assert (fields["strip"]["minimum"], fields["strip"]["maximum"]) == (1, 42)
+    for axis in ("x", "y"):
+        assert (fields[axis]["minimum"], fields[axis]["maximum"]) == (-15, 15)
+        assert fields[axis]["type"] == "integer"
+    orientation = fields["orientation"]["allOf"][0]["$ref"].rsplit("/", 1)[1]
+    assert components[orientation]["enum"] == ["h", "v"]
+    assert fields["flip"]["type"] == "boolean"
 
 
 def test_both_ways_of_sending_the_key_are_documented(openapi):
@@ -137,3 +195,81 @@ def test_links_chain_a_created_game_to_its_moves(openapi):
         for answer in operation["responses"].values():
             for link in answer.get("links", {}).values():
                 assert link["operationId"] in operation_ids
+
+
+# --- The documented views are the engines' views -----------------------------------------------
+
+
+def json_schema(openapi: dict, component: str) -> dict:
+    """The OpenAPI component as JSON Schema (2020-12): ``nullable`` becomes ``null`` allowed,
+    references point into ``$defs``."""
+
+    def convert(node):
+        if isinstance(node, list):
+            return [convert(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {
+            key: convert(value)
+            for key, value in node.items()
+            if key not in ("discriminator", "readOnly", "nullable")
+        }
+        if "$ref" in out:
+            out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
+        return {"anyOf": [out, {"type": "null"}]} if node.get("nullable") else out
+
+    components = openapi["components"]["schemas"]
+    return {
+        "$defs": {name: convert(schema) for name, schema in components.items()},
+        "$ref": f"#/$defs/{component}",
+    }
+
+
+def sample_games():
+    """(rules, game name, blind, states, moves): whole seeded playouts, every state along the
+    way and each move between two of them as (seat, action)."""
+    rng = random.Random(3)
+    for name, players, options in [
+        ("piratz", 3, {"blind": False}),
+        ("piratz", 2, {"blind": True}),
+        ("rattenscharf", 2, {}),
+    ]:
+        rules = get_rules(name)
+        state = rules.new_game(players, seed=4, **options)
+        states, moves = [state], []
+        while not rules.is_finished(state):
+            seat = rules.current_seat(state)
+            action = rng.choice(rules.legal_actions(state, seat))
+            state = rules.apply(state, seat, action)
+            states.append(state)
+            moves.append((seat, action))
+        yield rules, name, options.get("blind", False), states, moves
+
+
+def test_every_view_of_whole_games_fits_the_documented_state(openapi):
+    """Every view the engines give (each seat, spectators, blind, finished, aborted) is valid
+    against the schema's ``GameState`` and picks its own game's table; every move's
+    ``revealed`` against ``Revealed``."""
+    state_schema = jsonschema.Draft202012Validator(json_schema(openapi, "GameState"))
+    revealed_schema = jsonschema.Draft202012Validator(json_schema(openapi, "Revealed"))
+    tables = {name: json_schema(openapi, f"{name.capitalize()}Table") for name in RULES}
+    checked = revealed_checked = 0
+    for rules, name, blind, states, moves in sample_games():
+        other = jsonschema.Draft202012Validator(
+            tables["rattenscharf" if name == "piratz" else "piratz"]
+        )
+        for number, state in enumerate(states):
+            if number % 7 and not rules.is_finished(state):
+                continue  # a sample of the middle; every start and end
+            for seat in (None, 0, 1):
+                view = rules.view(state, seat)
+                state_schema.validate(view)
+                assert not other.is_valid(view), "one game's view fits the other's table"
+                checked += 1
+            aborted = Game(game=name, blind=blind, status="aborted", state=rules.dump(state))
+            state_schema.validate(aborted.table_view(0))
+        for (before, after), (seat, action) in zip(itertools.pairwise(states), moves, strict=True):
+            revealed = rules.move_effects(before, after, seat, action)["revealed_ids"]
+            revealed_schema.validate(rules.public_revealed(revealed))
+            revealed_checked += revealed is not None
+    assert checked > 50 and revealed_checked > 20
