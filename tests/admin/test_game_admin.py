@@ -131,3 +131,26 @@ def test_game_rows_cannot_be_saved_added_or_deleted(moderator_client, game):
 def test_players_cannot_use_the_admin(client, anna):
     client.force_login(anna)
     assert client.get("/admin/games/game/").status_code == 302
+
+
+def test_a_rattenscharf_game_in_the_admin(moderator_client, moderator, anna, bert):
+    """Its list row and page render (the log's placements and revealed hands, never the pile),
+    and forcing the automatic move plays the whole turn (R34: one strip at turn 1)."""
+    from games import actions
+    from games.rules import rattenscharf
+
+    game = start_game([anna, bert], game="rattenscharf", seed=3)
+    listed = moderator_client.get("/admin/games/game/", {"q": "anna@example.com"})
+    assert listed.status_code == 200 and str(game.id) in listed.content.decode()
+    response = moderate(moderator_client, "force_automatic_move", [game], reason="Away.")
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.version == 1 and game.current_seat == 1
+    assert Move.objects.get(game=game).actor == Actor.MODERATOR
+    actions.do_abort_game(game.id, moderator, reason="test")
+    page = moderator_client.get(f"/admin/games/game/{game.id}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "place" in text
+    pile = rattenscharf.dump(rattenscharf.load(game.state))["pile"]
+    assert str(pile) not in text and str(pile)[1:-1] not in text
