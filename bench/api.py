@@ -262,13 +262,45 @@ class InProcessReport:
     typical_move_sql: list[str] = field(default_factory=list)
     state_bytes: int = 0
     response_bytes: list[int] = field(default_factory=list)
+    # CPU (this thread's) per write, project and bare interleaved move by move: a measure
+    # that other work on the machine skews far less than requests per second do.
+    move_cpu: list[float] = field(default_factory=list)  # a move POST and the GET it causes
+    post_cpu: list[float] = field(default_factory=list)  # the move POST alone
+    bare_cpu: list[float] = field(default_factory=list)
+    profiled: bool = False  # cProfile slowed the moves (not the bare writes) down
+    games: int = 1
+
+    def absorb(self, other: "InProcessReport") -> None:
+        """Add ``other``'s per-move samples (another game) to this report's."""
+        for name in (
+            "move_queries",
+            "detail_queries",
+            "move_seconds",
+            "move_db_seconds",
+            "response_bytes",
+            "move_cpu",
+            "post_cpu",
+            "bare_cpu",
+        ):
+            getattr(self, name).extend(getattr(other, name))
+        self.engine_seconds += other.engine_seconds
+        self.engine_calls += other.engine_calls
+        self.games += other.games
 
 
-def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, profile: bool):
+def measure_in_process(
+    game: BenchGame,
+    rng: random.Random,
+    reveal_bias: float,
+    profile: bool,
+    bare_game: BenchGame | None = None,
+):
     """Play ``game`` to its end through Django's test client, recording queries and time.
 
     Each player first makes one GET so that the once-an-hour "key last used" UPDATE is
-    not counted against a move. Returns an ``InProcessReport``.
+    not counted against a move. With ``bare_game``, each move is followed by one bare
+    write (``bench.bare``) on it, and both are timed in CPU seconds of this thread
+    (``time.thread_time``): the interleaved CPU ratio. Returns an ``InProcessReport``.
     """
     from django.db import connection
     from django.test import Client
@@ -281,7 +313,7 @@ def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, 
     ]
     for client in clients:
         client.get("/api/games/")
-    report = InProcessReport()
+    report = InProcessReport(profiled=profile)
     recorder = QueryRecorder()
     profiler = None
     if profile:
@@ -289,6 +321,26 @@ def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, 
 
         profiler = cProfile.Profile()
     detail = f"/api/games/{game.id}/"
+    bare, bare_version = None, 0
+    if bare_game is not None:
+        bare_client = Client(
+            SERVER_NAME=HOST, headers={"Authorization": f"Token {bare_game.keys[0]}"}
+        )
+        bare_path = f"/bench/bare-move/{bare_game.id}/"
+
+        def bare(version: int) -> int:
+            cpu_start = time.thread_time()
+            answer = bare_client.post(
+                bare_path, {"version": version}, content_type="application/json"
+            )
+            report.bare_cpu.append(time.thread_time() - cpu_start)
+            if answer.status_code != 200:
+                raise BenchError(f"in-process bare write refused: {answer.status_code}")
+            return answer.json()["version"]
+
+        # Its first request records the key's use (once an hour): not counted.
+        bare_version = bare(Game.objects.get(id=bare_game.id).version)
+        report.bare_cpu.clear()
     with connection.execute_wrapper(recorder), EngineTimer(piratz) as engine:
         body = clients[0].get(detail).json()
         recorder.take()
@@ -298,13 +350,15 @@ def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, 
             engine.recording = True
             if profiler:
                 profiler.enable()
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.thread_time()
             response = clients[mover].post(
                 f"{detail}moves/",
                 {"version": body["version"], **action},
                 content_type="application/json",
             )
             report.move_seconds.append(time.perf_counter() - start)
+            move_cpu = time.thread_time() - cpu_start
+            report.post_cpu.append(move_cpu)
             if profiler:
                 profiler.disable()
             engine.recording = False
@@ -320,8 +374,14 @@ def measure_in_process(game: BenchGame, rng: random.Random, reveal_bias: float, 
             following = body["state"]["current_seat"]
             if body["status"] == "active" and following != mover:
                 mover = following
+                cpu_start = time.thread_time()
                 body = clients[mover].get(detail).json()
+                move_cpu += time.thread_time() - cpu_start
                 report.detail_queries.append(len(recorder.take()))
+            report.move_cpu.append(move_cpu)
+            if bare:
+                bare_version = bare(bare_version)
+                recorder.take()
         clients[0].get("/api/games/")
         report.list_queries = len(recorder.take())
     report.engine_seconds, report.engine_calls = engine.seconds, engine.calls
@@ -587,7 +647,8 @@ def cpu_model() -> str:
 
 def print_in_process(report: InProcessReport) -> None:
     moves = len(report.move_queries)
-    print(f"\nIn-process (Django test client, same database), one game of {moves} moves:")
+    games = "one game" if report.games == 1 else f"{report.games} games"
+    print(f"\nIn-process (Django test client, same database), {games} of {moves} moves:")
     print(f"  SQL queries per move POST: {spread(report.move_queries)}")
     print(f"  SQL queries per game GET:  {spread(report.detail_queries)}")
     print(f"  SQL queries per list GET:  {report.list_queries}")
@@ -599,6 +660,16 @@ def print_in_process(report: InProcessReport) -> None:
         f"  time per move POST, mean: {total:.2f} ms = SQL {db:.2f} ms "
         f"+ engine {engine_total:.2f} ms + Django/DRF/JSON {total - db - engine_total:.2f} ms"
     )
+    if report.bare_cpu:
+        project_cpu = statistics.fmean(report.move_cpu) * 1000
+        bare_cpu = statistics.fmean(report.bare_cpu) * 1000
+        print(
+            f"  CPU per write, interleaved (thread time): project move {project_cpu:.2f} ms "
+            f"(POST {statistics.fmean(report.post_cpu) * 1000:.2f} ms + its share of GETs) vs "
+            f"bare {bare_cpu:.2f} ms: ratio {bare_cpu / project_cpu:.2f}x (the HTTP goal "
+            f"of 0.7x needs a move within {bare_cpu / 0.7:.2f} ms)"
+            + ("; cProfile slowed the moves down: run without --profile" if report.profiled else "")
+        )
     print(
         "  engine per move POST: "
         + ", ".join(
@@ -697,6 +768,18 @@ def main(argv=None) -> int:
         help="chance to reveal (or end the turn) when legal, as in manage.py simulate",
     )
     parser.add_argument(
+        "--in-process-games",
+        type=int,
+        default=1,
+        help="games played in-process for the query counts and the interleaved CPU ratio "
+        "(default 1)",
+    )
+    parser.add_argument(
+        "--in-process-only",
+        action="store_true",
+        help="only the in-process measurements: no gunicorn, no HTTP phases",
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="also print a cProfile of the in-process move POSTs",
@@ -704,9 +787,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 0 or args.phase_seconds <= 0:
         parser.error("--rounds must be >= 0 and --phase-seconds > 0")
-    for name in ("games", "concurrency", "workers", "threads"):
+    for name in ("games", "concurrency", "workers", "threads", "in_process_games"):
         if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1")
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if not 0 <= args.reveal_bias <= 1:
         parser.error("--reveal-bias must be between 0 and 1")
 
@@ -865,15 +948,29 @@ def run(args, url, name, server_version, started, deadline) -> int:
     setup_start = time.monotonic()
     games = create_games(args.games, args.players, "bench")
     bare_games = create_games(args.concurrency, 2, "bare") if args.rounds else []
-    (query_game,) = create_games(1, args.players, "queries")
+    query_games = create_games(args.in_process_games, args.players, "queries")
+    (in_process_bare,) = create_games(1, 2, "bare-queries")
     print(
-        f"setup: {len(games) + len(bare_games) + 1} active games in "
+        f"setup: {len(games) + len(bare_games) + len(query_games) + 1} active games in "
         f"{time.monotonic() - setup_start:.1f} s"
     )
 
-    report = measure_in_process(
-        query_game, random.Random(args.seed - 1), args.reveal_bias, args.profile
-    )
+    report = None
+    for number, query_game in enumerate(query_games):
+        measured = measure_in_process(
+            query_game,
+            random.Random(args.seed - 1 - number),
+            args.reveal_bias,
+            args.profile and number == 0,
+            bare_game=in_process_bare,
+        )
+        if report is None:
+            report = measured
+        else:
+            report.absorb(measured)
+    if args.in_process_only:
+        print_in_process(report)
+        return 0
 
     server = Gunicorn(
         env, workers=args.workers, threads=args.threads, worker_class=args.worker_class
