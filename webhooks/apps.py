@@ -9,12 +9,20 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
         from games import events
+        from games.models import Game
 
         from . import receivers
+        from .models import Webhook
 
         events.move_applied.connect(receivers.queue_move, dispatch_uid="webhooks.move")
         events.game_ended.connect(receivers.queue_end, dispatch_uid="webhooks.end")
+        post_save.connect(
+            receivers.forget_no_webhooks, sender=Webhook, dispatch_uid="webhooks.forget"
+        )
+        post_save.connect(receivers.remember_new_game, sender=Game, dispatch_uid="webhooks.new")
         checks.register(check_insecure_localhost, checks.Tags.security, deploy=True)
 
 

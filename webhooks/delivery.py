@@ -15,6 +15,7 @@ from datetime import datetime
 
 from celery import current_app
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -55,10 +56,62 @@ def _enabled_webhooks(game: Game) -> list[Webhook]:
     # adds a webhook meanwhile, as do_add_webhook waits for the game row's lock.
     cached = getattr(game, "_enabled_webhooks", None)
     if cached is None or cached[0] != (game.version, game.status):
-        webhooks = Webhook.objects.filter(game=game, disabled_at__isnull=True)
-        cached = ((game.version, game.status), list(webhooks.select_related("owner")))
+        cached = ((game.version, game.status), _query_enabled_webhooks(game.id))
         game._enabled_webhooks = cached
     return cached[1]
+
+
+# Most games have no webhook, and every move asked the database so (8% of a move, see
+# BENCHMARKS.md "API"): the cache remembers "none" per game, from the game's creation
+# (``remember_no_webhooks``) or the first move that found none. Only that answer is
+# cached; a game with webhooks reads them each time (they may be disabled meanwhile).
+# Saving a webhook forgets the game's entry (``forget_no_webhooks``) in its transaction,
+# under the game row's lock that every move holds while it asks (``do_add_webhook``
+# takes it), and again after commit (for writers that do not lock the game). An entry
+# lost (expired, evicted, a cache restarted) costs one query.
+NO_WEBHOOKS_SECONDS = 7 * 24 * 3600
+
+
+def _no_webhooks_key(game_id) -> str:
+    return f"webhooks:none:{game_id}"
+
+
+def _query_enabled_webhooks(game_id) -> list[Webhook]:
+    key = _no_webhooks_key(game_id)
+    try:
+        if cache.get(key):
+            return []
+    except Exception:  # the cache is down: the database still knows
+        logger.warning("Webhooks: cache unreadable, asking the database", exc_info=True)
+        key = None
+    webhooks = list(
+        Webhook.objects.filter(game_id=game_id, disabled_at__isnull=True).select_related("owner")
+    )
+    if not webhooks and key is not None:
+        try:
+            cache.set(key, True, NO_WEBHOOKS_SECONDS)
+        except Exception:
+            logger.warning("Webhooks: cache unwritable", exc_info=True)
+    return webhooks
+
+
+def remember_no_webhooks(game_id) -> None:
+    """A game just created has no webhook: its moves need not ask (best effort)."""
+    try:
+        cache.set(_no_webhooks_key(game_id), True, NO_WEBHOOKS_SECONDS)
+    except Exception:
+        logger.warning("Webhooks: cache unwritable", exc_info=True)
+
+
+def forget_no_webhooks(game_id) -> None:
+    """The game may have an enabled webhook now: its next move asks the database.
+
+    Call in the transaction that saves the webhook. Raises if the cache is unreachable,
+    so that the change rolls back rather than stay unseen by the game's moves.
+    """
+    key = _no_webhooks_key(game_id)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key), robust=True)
 
 
 def _schedule(delivery_ids: list[int]) -> None:
