@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games import actions
 from games.models import Game
-from games.rules import piratz
+from games.rules import piratz, rattenscharf
+from games.rules.rattenscharf.strips import STRIP_IDS
 from games.simulation import choose_action
 from tests.factories import client_for, start_game
 
@@ -196,3 +197,37 @@ def test_game_list_costs_the_same_for_one_game_and_five(anna, bert, carla, dirk)
 
     assert response.json()["count"] == 5
     assert len(one) == len(five) == LIST_QUERIES, "\n".join(five)
+
+
+def test_rattenscharf_moves_cost_as_few_queries_as_piratz_moves(anna, bert):
+    """A placement costs what a Piratz move does (the same bound), and a move that ends a
+    turn what every turn-ending move costs, early or late: no query per strip on the table."""
+    game = start_game([anna, bert], seed=1, game="rattenscharf")
+    clients = authenticated_clients([anna, bert])
+    state = rattenscharf.load(Game.objects.get(id=game.id).state)
+    costs = []  # (ended the turn, finished, statements, the turn it was played in)
+    while not rattenscharf.is_finished(state):
+        seat = rattenscharf.current_seat(state)
+        action = rattenscharf.timeout_action(state)  # careful play: the game runs its length
+        response, sql = counted(
+            lambda seat=seat, action=action: clients[seat].post(
+                f"/api/games/{game.id}/moves/",
+                {"version": len(costs), **action},
+                format="json",
+            )
+        )
+        assert response.status_code == 200, response.json()
+        after = rattenscharf.apply(state, seat, action)
+        costs.append(
+            (after.turn != state.turn, rattenscharf.is_finished(after), len(sql), state.turn)
+        )
+        state = after
+    assert len(costs) == len(STRIP_IDS), "the seed must give a complete game"
+    assert max(n for _, _, n, _ in costs) <= MOVE_QUERY_BOUND, costs
+    by_shape = {}
+    for ended, finished, n, turn in costs:
+        # From turn 2 on, a turn's end checks the last two turns for R36 (one query).
+        abandon_check = ended and turn >= rattenscharf.ROUNDS_TO_ABANDON
+        by_shape.setdefault((ended, finished, abandon_check), set()).add(n)
+    assert all(len(counts) == 1 for counts in by_shape.values()), by_shape
+    assert {(True, False, True), (False, False, False)} <= set(by_shape)
