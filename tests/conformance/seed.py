@@ -19,7 +19,7 @@ def seed() -> dict:
     from accounts.models import ApiToken
     from games import actions
     from games.models import Game, GameStatus
-    from games.rules import piratz
+    from games.rules import piratz, rattenscharf
     from games.rules.piratz.bots import random_action
     from tests.factories import make_user
 
@@ -28,8 +28,8 @@ def seed() -> dict:
     moderator = make_user("mod@example.com", is_staff=True)
     emails = [CALLER, bert.email]
 
-    def started(host, others):
-        game = actions.do_create_game(host, [u.email for u in [host, *others]])
+    def started(host, others, game_name="piratz"):
+        game = actions.do_create_game(host, [u.email for u in [host, *others]], game=game_name)
         for user in others:
             actions.do_accept_invitation(game.id, user)
         return Game.objects.get(id=game.id)
@@ -56,13 +56,29 @@ def seed() -> dict:
     actions.do_abort_game(aborted.id, moderator, reason="conformance seed")
     outsider = started(bert, [carla])  # a game Anna may not see
 
+    # Rattenscharf (RATTENSCHARF.md): Anna to move, Bert to move (Anna played her strip),
+    # one finished (played to its end with R35's placements), one invitation.
+    rats_to_move = started(anna, [bert], "rattenscharf")
+    rats_waiting = started(anna, [bert], "rattenscharf")
+    opening = rattenscharf.timeout_action(rattenscharf.load(rats_waiting.state))
+    rats_waiting = actions.do_play_move(rats_waiting.id, anna, 0, opening)
+    rats_finished = started(bert, [anna], "rattenscharf")
+    while rats_finished.status == GameStatus.ACTIVE:
+        state = rattenscharf.load(rats_finished.state)
+        player = users[rats_finished.seats.get(seat=rattenscharf.current_seat(state)).user_id]
+        action = rattenscharf.timeout_action(state)
+        rats_finished = actions.do_play_move(
+            rats_finished.id, player, rats_finished.version, action
+        )
+    rats_invited = actions.do_create_game(bert, list(reversed(emails)), game="rattenscharf")
+
     return {
         "key": ApiToken.issue(anna),
         "games": {
-            "invited": [str(game.id) for game in invited],
-            "to_move": [str(to_move.id), str(three.id), str(blind.id)],
-            "waiting": [str(waiting.id)],
-            "finished": [str(finished.id)],
+            "invited": [str(game.id) for game in [*invited, rats_invited]],
+            "to_move": [str(to_move.id), str(three.id), str(blind.id), str(rats_to_move.id)],
+            "waiting": [str(waiting.id), str(rats_waiting.id)],
+            "finished": [str(finished.id), str(rats_finished.id)],
             "aborted": [str(aborted.id)],
             "outsider": [str(outsider.id)],
         },
