@@ -40,7 +40,7 @@ _TOTAL_STRIPS = len(STRIP_IDS)
 # strong: how many first placements (of either strip) it follows with every placement of
 # the other strip, and how many whole plans it values in full (stuck rats, final
 # scoring). Chosen from measurements (BENCHMARKS.md "Bots/Rattenscharf").
-STRONG_FIRST = 12
+STRONG_FIRST = 40
 STRONG_FULL = 48
 # strong's weights, in points, by how many rats of a colour show (index: the count, the
 # last entry for any more). One's own rats can be added to by the opponent's strips, and

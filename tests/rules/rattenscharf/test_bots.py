@@ -210,4 +210,4 @@ def test_strong_beats_random_and_careful_in_a_seeded_tournament():
     pairs = {(pair["better"], pair["worse"]): pair for pair in summary["pairs"]}
     assert pairs[("strong", "random")]["significant"]
     assert pairs[("careful", "random")]["significant"]
-    assert ("strong", "careful") in pairs
+    assert pairs[("strong", "careful")]["significant"]
