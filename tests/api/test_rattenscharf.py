@@ -415,3 +415,19 @@ def test_verification_of_a_game_without_a_checkable_shuffle(duel, anna, bert):
     assert body["rules"] == "rattenscharf" and body["status"] == "finished"
     assert body["commitment"] is None and body["cubes"] is None
     assert body["checks"] == [] and body["verified"] is None
+
+
+def test_the_engines_malformed_and_game_over_codes_map_to_the_service_codes(duel, anna, bert):
+    """R30's ``malformed`` (an action the API serializer would have refused) is ``invalid``;
+    ``game_over`` is ``game_not_active``, whoever calls the service."""
+    from games import actions
+
+    with pytest.raises(actions.GameError) as refusal:
+        actions.do_play_move(duel.id, anna, 0, {"action": "place", "strip": 17, "x": True})
+    assert refusal.value.code == "invalid"
+    assert not Move.objects.exists()
+    clients = [client_for(anna), client_for(bert)]
+    for version, (seat, fields) in enumerate(EXAMPLE_5):
+        place(clients[seat], duel, version, **fields)
+    late = place(clients[0], duel, len(EXAMPLE_5), strip=1, x=0, y=5, orientation="h", flip=False)
+    assert late.status_code == 409 and late.json()["code"] == "game_not_active"
