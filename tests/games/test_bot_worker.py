@@ -67,3 +67,30 @@ def test_three_bots_and_a_human_play_a_whole_game_with_a_worker(worker, anna):
     assert bot_moves.count() > 0
     assert set(bot_moves.values_list("actor", "automatic").distinct()) == {(Actor.BOT, False)}
     assert set(moves.filter(seat=0).values_list("actor", flat=True)) == {Actor.PLAYER}
+
+
+def test_a_rattenscharf_bot_plays_its_two_strip_turns_with_a_worker(worker, anna):
+    """A strong bot's turn is two moves: the worker plays the first, which schedules the
+    second (R17, R34); Anna lays R35's choice for her strips."""
+    game = actions.do_create_game(anna, [anna.email, "bot:strong"], game="rattenscharf")
+
+    def waits_for_anna_or_ended() -> bool:
+        row = Game.objects.get(id=game.id)
+        return row.status != GameStatus.ACTIVE or row.current_seat == 0
+
+    for _ in range(60):  # 42 strips at most
+        wait_until(waits_for_anna_or_ended, 30, "the bot to play up to Anna's turn")
+        row = Game.objects.get(id=game.id)
+        if row.status != GameStatus.ACTIVE:
+            break
+        action = row.rules.timeout_action(row.load_state())
+        actions.do_play_move(game.id, anna, row.version, action)
+
+    row = Game.objects.get(id=game.id)
+    assert row.status == GameStatus.FINISHED, worker.process.output()[-3000:]
+    moves = Move.objects.filter(game=game)
+    assert moves.count() == row.version  # one move per version: no task acted twice
+    bot_moves = moves.filter(seat=1)
+    assert set(bot_moves.values_list("actor", "automatic").distinct()) == {(Actor.BOT, False)}
+    turns = list(bot_moves.values_list("round", flat=True))
+    assert any(turns.count(turn) == 2 for turn in set(turns))  # whole two-strip turns
