@@ -75,15 +75,20 @@ class ClientSeedField(serializers.RegexField):
 
 
 class GameCreateSerializer(StrictSerializer):
-    """A new game: which game, the players in seat order, the turn length, blind mode."""
+    """A new game: which game, the players in seat order, the turn length, blind mode.
+
+    The number of players and the options are the game's rules' (``PLAYER_COUNTS``,
+    ``OPTIONS``), checked by the service: Rattenscharf seats exactly 2, without blind mode.
+    """
 
     game = serializers.ChoiceField(choices=available_games())
     players = serializers.ListField(
         child=PlayerEntryField(),
         min_length=2,
         max_length=4,
-        help_text="Seat order: 2-4 distinct addresses, yours among them; "
-        '"bot:<level>" (e.g. "bot:careful") seats a bot instead.',
+        help_text="Seat order: as many distinct addresses as the game seats (Piratz 2-4, "
+        'Rattenscharf 2), yours among them; "bot:<level>" (e.g. "bot:careful") seats a bot '
+        "instead.",
     )
     turn_hours = StrictIntegerField(
         min_value=actions.MIN_TURN_HOURS, max_value=actions.MAX_TURN_HOURS, default=72

@@ -104,9 +104,13 @@ def test_whole_game_over_http_from_the_answers_legal_actions(anna, bert):
         assert body["version"] == move.version
         assert body["state"] == rattenscharf.view(move.after, move.seat)
         assert_no_secrets(move.response.content.decode(), move.after)
-        log = clients[1 - move.seat].get(f"/api/games/{game.id}/moves/")
+        watcher = clients[1 - move.seat]
+        other = watcher.get(f"/api/games/{game.id}/")
+        assert other.json()["state"] == rattenscharf.view(move.after, 1 - move.seat)
+        log = watcher.get(f"/api/games/{game.id}/moves/")
         assert len(log.json()) == move.version
-        assert_no_secrets(log.content.decode(), move.after)
+        for answer in (other, log, watcher.get("/api/games/")):
+            assert_no_secrets(answer.content.decode(), move.after)
     game.refresh_from_db()
     assert game.status == "finished" and game.deadline is None and game.current_seat is None
     assert played == game.version == Move.objects.filter(game=game).count()
