@@ -53,9 +53,10 @@ def cancel_expired_invitations(now: datetime | None = None) -> int:
 
 
 def play_due_timeouts(now: datetime | None = None, limit: int | None = None) -> int:
-    """Play the automatic move (rules P24) in every active game whose deadline has passed.
+    """Play the automatic moves in every active game whose deadline has passed: the rest
+    of the turn (Piratz: one move, P24; Rattenscharf: one per strip left in hand, R34).
 
-    Returns how many automatic moves were played; ``limit`` caps how many games this run
+    Returns in how many games a turn was played; ``limit`` caps how many games this run
     looks at (None: every game due at ``now``). Each game is one transaction: its row is
     claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` through the ``game_active_deadline``
     partial index, then ``do_play_timeout`` is called with the version the claim saw.
