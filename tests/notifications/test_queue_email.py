@@ -194,3 +194,28 @@ def test_context_values_json_lacks_come_back_as_they_were():
     for unkept in ({"k": (1, 2)}, {"k": {1, 2}}, {1: "int key"}, {"$at": "looks tagged"}):
         with pytest.raises(NotJsonSafe):
             context_to_json(unkept)
+
+
+@pytest.mark.parametrize("game_name", ["piratz", "rattenscharf"])
+def test_every_email_of_a_whole_game_waits_for_the_worker_to_render_it(game_name):
+    """The game emails' contexts keep in JSON, so none is rendered inside a move (if one
+    stops keeping, it is rendered at once: correct, but the move pays for it again)."""
+    from accounts.models import User
+    from games import actions
+    from games.models import Game, GameStatus
+    from tests.factories import start_game
+
+    users = [User.objects.create_user(f"{name}@example.com") for name in ("anna", "bert")]
+    game = start_game(users, game=game_name)
+    while game.status == GameStatus.ACTIVE:
+        rules, state = game.rules, game.load_state()
+        reveal = {"action": "reveal"}
+        legal = rules.legal_actions(state, game.current_seat)
+        action = reveal if reveal in legal else rules.timeout_action(state)
+        actions.do_play_move(game.id, users[game.current_seat], game.version, action)
+        game = Game.objects.get(id=game.id)
+
+    templates = set(OutboundEmail.objects.values_list("template", flat=True))
+    assert {"your_turn", "game_over"} <= {name.rsplit("/", 1)[-1] for name in templates}
+    rendered_at_once = OutboundEmail.objects.filter(context__isnull=True)
+    assert list(rendered_at_once.values_list("template", flat=True)) == []
