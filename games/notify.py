@@ -1,11 +1,7 @@
 """What the service tells players by email about their games, composed and queued here."""
 
-from functools import cache
-
 from django.conf import settings
 from django.core import signing
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -30,12 +26,16 @@ def queue_invitation(game: Game, seat: Seat) -> None:
     # Someone new has never chosen a language: the host's (or the one the host is using
     # right now, on the page that creates the game) is the best guess.
     host_language = language_of(game.host, fallback=translation.get_language())
+    language = language_of(seat.user, fallback=host_language)
+    with translation.override(language):
+        notes = _notes(game)
     queue_email(
         seat.user.email,
         "invitation",
         {
-            "email_dir": email_dir(game, "invitation"),
+            "game": game.game,
             "game_name": game.rules.NAME,
+            "notes": notes,
             "host": game.host.public_name,
             "players": [s.public_name for s in game.seats.all()],
             "turn_hours": game.turn_hours,
@@ -46,7 +46,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
             "commitment": game.seed_commitment,
         },
         topic=f"game:{game.id}",
-        language=language_of(seat.user, fallback=host_language),
+        language=language,
     )
 
 
@@ -63,7 +63,6 @@ def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True
             seat.user.email,
             "game_cancelled",
             {
-                "email_dir": email_dir(game, "game_cancelled"),
                 "game_name": game.rules.NAME,
                 "host": game.host.public_name,
                 "reason": reason,
@@ -279,9 +278,13 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
     prefs = settings_for(user)
     with translation.override(language_of(user)):
         context = _game_context(game, seat_row, prefs, with_table=False)
+        level = level_word(seat_row.bot)
         context.update(
             why=why,
-            level=level_word(seat_row.bot),
+            level=level,
+            # The game's own sentence: a bot instead of its abandonment rule (P25, R36).
+            abandonment=context["notes"]["stand_in_abandonment"]
+            % {"others": ", ".join(context["others"]), "level": level},
             timeouts=settings.STAND_IN_AFTER_TIMEOUTS,
             settings_link=settings_url(),
         )
@@ -297,9 +300,10 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
 def queue_digest(user, games) -> bool:
     """Queue one digest email listing the ``games`` that wait for ``user``'s move.
 
-    Lists only active games whose current player is ``user``, each with its deadline in
-    the user's time zone and its signed link. Returns False (and queues nothing) when
-    there is nothing to list or the user does not want digests.
+    Lists only active games whose current player is ``user``, each with its game's name,
+    its deadline in the user's time zone and its signed link, then what happens when a
+    deadline passes in each kind of game listed (the game's words). Returns False (and
+    queues nothing) when there is nothing to list or the user does not want digests.
     """
     prefs = settings_for(user)
     if not prefs.wants(EmailKind.DIGEST):
@@ -309,7 +313,7 @@ def queue_digest(user, games) -> bool:
 
 
 def _queue_digest(user, games, prefs) -> bool:
-    waiting = []
+    waiting, deadline_notes = [], {}
     for game in games:
         seat_row = next((s for s in _seats(game) if s.user_id == user.id), None)
         if game.status != GameStatus.ACTIVE or seat_row is None:
@@ -318,18 +322,31 @@ def _queue_digest(user, games, prefs) -> bool:
             continue
         waiting.append(
             {
+                "game": game.game,
+                "game_name": game.rules.NAME,
                 "others": [s.public_name for s in _seats(game) if s.user_id != user.id],
                 "deadline": format_moment(game.deadline, prefs.zone),
                 "deadline_at": game.deadline,
                 "link": game_entry_url(game, user),
             }
         )
+        if game.game not in deadline_notes:
+            deadline_notes[game.game] = _notes(game)["digest"]
     if not waiting:
         return False
     waiting.sort(key=lambda item: item["deadline_at"])
+    # One sentence per kind of game listed, most urgent first; a digest of one kind of game
+    # names it in the subject, one of several names the game before each sentence.
+    notes = {}
+    for item in waiting:
+        notes.setdefault(
+            item["game"], {"game_name": item["game_name"], "text": deadline_notes[item["game"]]}
+        )
     unsubscribe, settings_link = _footer_links(user, EmailKind.DIGEST)
     context = {
         "name": user.public_name,
+        "game_name": waiting[0]["game_name"] if len(notes) == 1 else "",
+        "deadline_notes": list(notes.values()),
         "games": waiting,
         "unsubscribe_link": unsubscribe,
         "settings_link": settings_link,
@@ -399,30 +416,19 @@ def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True)
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat_row.seat,
         "table": None,
     }
-    words = words_for(game.game)
-    context["notes"] = words.email_notes()
+    context["notes"] = _notes(game)
     if with_table and game.state is not None:
         view = game.rules.view(game.load_state(), seat_row.seat)
-        context["table"] = words.describe_table(view, Names(names, seat_row.seat))
+        context["table"] = words_for(game.game).describe_table(view, Names(names, seat_row.seat))
     return context
 
 
-@cache
-def _has_own_email(game_name: str, kind: str) -> bool:
-    try:
-        get_template(f"emails/{game_name}/{kind}/body.txt")
-    except TemplateDoesNotExist:
-        return False
-    return True
-
-
-def email_dir(game: Game, kind: str) -> str:
-    """Where the ``kind`` email of ``game`` is written: ``emails/<game>/`` when the game
-    has its own (Piratz's, word for word as they always were), else the shared
-    ``emails/game/``, which names the game and draws its table with
-    ``emails/<game>/_table.txt|html``. ``templates/emails/<kind>/`` includes from here.
-    """
-    return f"emails/{game.game}/" if _has_own_email(game.game, kind) else "emails/game/"
+def _notes(game: Game) -> dict:
+    """The game's own sentences in the emails (``games.describe``: ``email_notes``), in the
+    active language. Every game's emails are one set of templates (``emails/<kind>/``):
+    they name the game (``game_name``), say these, and draw the table and result with
+    ``emails/<game>/_table`` and ``_result``."""
+    return words_for(game.game).email_notes(**game.rules_options())
 
 
 def _footer_links(user, kind: str) -> tuple[str, str]:
@@ -444,7 +450,6 @@ def _queue_game_email(
     unsubscribe, settings_link = _footer_links(user, kind)
     context = {
         **context,
-        "email_dir": email_dir(game, kind),
         "unsubscribe_link": unsubscribe,
         "settings_link": settings_link,
     }

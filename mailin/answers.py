@@ -151,7 +151,6 @@ def queue_answer(
     reply_to = reply_address(game.id, seat_row.seat, user.id, game.version) if your_turn else None
     with translation.override(language):
         context = _context(game, seat_row, command=command, move=move, refusal=refusal)
-    context["email_dir"] = notify.email_dir(game, TEMPLATE)
     context["can_reply"] = reply_to is not None
     headers = {"Reply-To": reply_to} if reply_to else {}
     if in_reply_to:

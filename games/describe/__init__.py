@@ -11,9 +11,19 @@
 - ``describe_moves(entries, names, rules, *, since=0, rounds=None, current_round=None)``:
   the recap, sentences for the entries after move ``since`` (``entries``: the whole log);
 - ``describe_table(view, names)`` and ``describe_result(result, names)``: template-ready
-  words for the emails (drawn by ``templates/emails/<game>/_table.txt|html``);
+  words for the emails (drawn by ``templates/emails/<game>/_table.txt|html`` and
+  ``_result.txt|html``, which every game's email includes by the game's name);
 - ``describe_auto_moved(entries, table_before, names, rules, *, hidden)``: what a timed-out
-  turn's automatic moves did (``move``, ``moves``, ``taken``);
+  turn's automatic moves did (``moves``: a sentence each; ``details``: sentences after
+  them, e.g. the cards taken or the points scored);
+- ``email_notes(**options)``: the game's own sentences in the emails, which are one set
+  for every game (``templates/emails/<kind>/``), for a game with these options
+  (``Game.rules_options``): ``deadline`` (what happens when the deadline passes, after
+  "Play before <deadline>;"), ``reply`` (how to reply with a move), ``auto_moved`` (after
+  "so the service"), ``abandon`` (when a game is abandoned), ``abandoned`` (why this one
+  was), ``digest`` (a sentence on deadlines), ``stand_in_abandonment`` (a bot stands in
+  instead of abandonment; ``%(others)s`` and ``%(level)s`` filled in by the caller) and
+  ``setup`` (lines about the options, for the invitation and the start);
 - ``chat_title(short_id)`` and ``result_line(result, names)``: webhook posts.
 
 Every text is in the active language (``gettext``): callers writing to someone else,

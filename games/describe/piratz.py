@@ -308,9 +308,9 @@ def describe_moves(
 def describe_auto_moved(
     entries: list[dict], table_before: dict | None, names: Names, rules, *, hidden: bool
 ) -> dict:
-    """What the automatic move (P24) did: ``move`` (its sentence) and ``taken`` (the
-    cards it took from the face-up row of ``table_before``; only how many when
-    ``hidden``, blind mode before the end; None without ``table_before``)."""
+    """What the automatic move (P24) did: ``moves`` (its sentence), and in ``details``
+    what it took from the face-up row of ``table_before`` (only how many cards when
+    ``hidden``, blind mode before the end; nothing said without ``table_before``)."""
     entry = entries[0]
     taken = None
     face_up = None if table_before is None else table_before.get("face_up")
@@ -325,7 +325,8 @@ def describe_auto_moved(
         else:
             taken = describe_cards(cards)
     move = describe_entry(entry, names, rules)
-    return {"move": move, "moves": [move], "taken": taken}
+    details = [] if taken is None else [_("It took: %(taken)s.") % {"taken": taken}]
+    return {"moves": [move], "details": details}
 
 
 def _taken_by(action: dict, face_up: list[dict], card) -> list[dict]:
@@ -348,6 +349,28 @@ def result_line(result: dict, names: Names) -> str:
     return _("The game is over. Won by: %(winners)s.") % {"winners": winners}
 
 
-def email_notes() -> dict:
-    """Sentences for the shared email templates: none, Piratz writes its own emails."""
-    return {}
+def email_notes(*, blind: bool = False) -> dict:
+    """Piratz's own sentences in the email templates (``games.describe``: ``email_notes``)."""
+    return {
+        "deadline": _("after that the service passes for you (rules P24)"),
+        "reply": _(
+            "Or reply to this email with your move on the first line: reveal, end, pass coins "
+            "bury 12, keep 3 bury 17 (card numbers as on the table below)."
+        ),
+        "auto_moved": _("played for you as rules P24 say"),
+        "abandon": _(
+            "If every move of a whole round is played automatically, the game ends (rules P25)."
+        ),
+        "abandoned": _(
+            "every move of a whole round was played automatically because no player moved in "
+            "time, so the game counts as abandoned (rules P25)."
+        ),
+        "digest": _("When a deadline passes, the service passes for you (rules P24)."),
+        "stand_in_abandonment": _(
+            "in your game of Piratz with %(others)s a whole round was played automatically "
+            "because no player moved in time. Instead of ending the game (rules P25), a "
+            "%(level)s bot now plays your seat."
+        ),
+        # P23: the invitation and the start say so when collections stay hidden.
+        "setup": [_("Blind mode: collected cards stay hidden until the end.")] if blind else [],
+    }

@@ -190,8 +190,7 @@ def describe_auto_moved(
     entries: list[dict], table_before: dict | None, names: Names, rules=None, *, hidden: bool
 ) -> dict:
     """What the automatic placements of one timed-out turn did (R34): ``moves`` (a
-    sentence each), ``move`` (them joined), ``points`` (what they scored, per player) and
-    ``taken`` (None: nothing is taken in Rattenscharf)."""
+    sentence each) and in ``details`` what they scored, per player."""
     board = _start_board() if table_before is None else _board_of(table_before)
     moves, points = [], [0, 0]
     for entry, level, events, _after in _walk(board, entries):
@@ -203,7 +202,10 @@ def describe_auto_moved(
         % {"name": names.subject(seat), "colour": seat_colour(seat), "points": points[seat]}
         for seat in (0, 1)
     )
-    return {"move": " ".join(moves), "moves": moves, "points": scored, "taken": None}
+    return {
+        "moves": moves,
+        "details": [_("Points from these moves: %(points)s.") % {"points": scored}],
+    }
 
 
 def _board_of(view: dict):
@@ -261,7 +263,8 @@ def board_grid(cells: list[dict]) -> dict:
                 }
             )
         rows.append({"y": y, "cells": row})
-    return {"xs": list(xs), "rows": rows}
+    # corner: the header over the row numbers (y) beside the column numbers (x).
+    return {"xs": list(xs), "rows": rows, "corner": "y\\x"}
 
 
 def board_text(cells: list[dict]) -> list[str]:
@@ -270,7 +273,7 @@ def board_text(cells: list[dict]) -> list[str]:
     grid = board_grid(cells)
     if not grid["rows"]:
         return []
-    lines = ["y\\x " + "".join(f"{x:>5}" for x in grid["xs"])]
+    lines = [grid["corner"] + " " + "".join(f"{x:>5}" for x in grid["xs"])]
     for row in grid["rows"]:
         parts = ["." if c is None else f"{c['code']}{c['height']}" for c in row["cells"]]
         lines.append(f"{row['y']:>3} " + "".join(f"{p:>5}" for p in parts))
@@ -419,13 +422,11 @@ def describe_result(result: dict, names: Names) -> dict:
 
 
 def email_notes() -> dict:
-    """The game's own sentences in the shared email templates (``emails/game/``)."""
+    """Rattenscharf's own sentences in the email templates (``games.describe``:
+    ``email_notes``); it has no options (R27)."""
     return {
         "deadline": _("after that the service places your strips for you (rule R34)"),
-        "auto_moved": _(
-            "your deadline passed, so the service placed the strips of your turn for you "
-            "(rule R34):"
-        ),
+        "auto_moved": _("placed the strips of your turn for you (rule R34)"),
         "abandon": _(
             "If both players miss a whole turn back to back, the game ends without a result "
             "(rule R36)."
@@ -439,6 +440,12 @@ def email_notes() -> dict:
             "the strip, the x,y of its left or top cell, h (horizontal) or v (vertical), and "
             "“flip” to lay it the other way round."
         ),
+        "digest": _("When a deadline passes, the service places your strips for you (rule R34)."),
+        "stand_in_abandonment": _(
+            "in your game of Rattenscharf with %(others)s both players missed a whole turn back "
+            "to back. Instead of ending the game (rule R36), a %(level)s bot now plays your seat."
+        ),
+        "setup": [],
     }
 
 

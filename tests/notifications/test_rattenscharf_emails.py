@@ -1,17 +1,20 @@
 """Rattenscharf's emails: the turn email with the table in words and drawn as text, the recap,
 one email for a timed-out turn of two strips (R34), game over by rats (R23) and complete
-(R25, R26), abandonment (R36); never the draw order (R33)."""
+(R25, R26), abandonment (R36), in German for a German reader; digests and stand-in emails
+that name the game; never the draw order (R33)."""
 
 import re
 from datetime import UTC, datetime
 
 import pytest
 
-from games import actions
+from accounts.models import NotificationSettings, User
+from games import actions, notify
 from games.models import Game, GameStatus
 from games.rules import rattenscharf
 from notifications.models import OutboundEmail
 from tests.factories import start_game
+from tests.po_catalog import GERMAN_PO, english_left_in, read_po
 
 pytestmark = pytest.mark.django_db
 
@@ -223,3 +226,128 @@ def test_abandoned_after_two_missed_turns_r36(anna, bert, time_machine):
         "game counts as abandoned (rule R36)." in mails[0].body_text
     )
     assert_no_draw_order(game)
+
+
+# --- In the reader's language; digests and stand-ins name the game -------------------------------
+
+
+def german(user: User) -> User:
+    User.objects.filter(pk=user.pk).update(language="de")
+    user.refresh_from_db()
+    return user
+
+
+def assert_all_german(mail: OutboundEmail) -> None:
+    catalog = read_po(GERMAN_PO)
+    for part in (mail.subject, mail.body_text, mail.body_html):
+        assert english_left_in(part, catalog) == [], (mail.template, part)
+
+
+def test_turn_email_and_game_over_in_german_r22_r23_r31(anna, bert):
+    german(anna)  # Bert keeps English: each reads their own language
+    game = new_game(anna, bert, GAME_R)
+    game = play(game, [anna, bert], *RAT_TURNS[0], *RAT_TURNS[1])
+
+    [mail] = emails("your_turn", anna)
+    text = mail.body_text
+    assert mail.subject == "Du bist am Zug in Rattenscharf mit Bert"
+    assert (
+        "du bist am Zug in Rattenscharf mit Bert.\nZieh bis Freitag, 22. November, 09:00 UTC; "
+        "danach legt der Dienst deine Streifen für dich (Regel R34)." in text
+    )
+    assert "SEIT DEINEM LETZTEN ZUG" in text
+    assert (
+        "- Bert hat Streifen 20 (Ratte (rot), Basilikum (grün), Chili (rot)) auf (-1, 1) "
+        "gelegt, waagerecht, auf Ebene 1: keine Punkte." in text
+    )
+    assert "DER TISCH (Zug 3 von 22)" in text
+    assert "Punkte: du (rot) 0; Bert (grün) 0" in text
+    assert "Sichtbare Ratten: rot 2; grün 1" in text
+    warning = "Vorsicht: 2 deiner Ratten (rot) sind sichtbar. Mit 3 oder mehr am Ende deines"
+    assert warning in text and warning in mail.body_html  # R22
+    assert "Deine Hand: Streifen 24 (Zimt (rot), Ratte (rot), Jalapeño (grün)); Streifen 33" in text
+    assert "Stapel: 37 Streifen" in text
+    assert "rRt Ratte (rot), gRt Ratte (grün); --- leer; Sta Startfeld." in text
+    assert '<html lang="de">' in mail.body_html
+    assert_all_german(mail)
+
+    game = play(game, [anna, bert], *[m for turn in RAT_TURNS[2:] for m in turn])
+    assert game.status == GameStatus.FINISHED
+    [over] = emails("game_over", anna)
+    assert over.subject == "Spielende: Du hast gewonnen in Rattenscharf mit Bert"
+    assert (
+        "deine Partie Rattenscharf mit Bert ist zu Ende.\nBert hat den Zug mit 3 sichtbaren "
+        "Ratten der eigenen Farbe (grün) beendet und verloren (Regel R23). Es gibt keine "
+        "Schlusswertung.\nGewinner: Du" in over.body_text
+    )
+    assert (
+        "- Du (rot): 0 Punkte (Gewinner); 0 aus dem Legen, 0 aus der Schlusswertung; "
+        "sichtbare Ratten: 4" in over.body_text
+    )
+    assert "DER TISCH (Zug 4 von 22)" in over.body_text
+    assert_all_german(over)
+    [bert_over] = emails("game_over", bert)
+    assert bert_over.subject == "Game over: Anna won in Rattenscharf with Anna"
+    assert_no_draw_order(game)
+
+
+R34_DIGEST = "When a deadline passes, the service places your strips for you (rule R34)."
+P24_DIGEST = "When a deadline passes, the service passes for you (rules P24)."
+
+
+def test_a_digest_of_rattenscharf_games_names_the_game_and_r34(anna, bert):
+    NotificationSettings.objects.create(user=bert, mode="digest")
+    game = start_game([bert, anna], game="rattenscharf", order=order(GAME_A))  # Bert moves
+    assert notify.queue_digest(bert, [game]) is True
+    [digest] = emails("digest", bert)
+    assert digest.subject == "1 game of Rattenscharf waits for your move"
+    text = digest.body_text
+    assert "- Rattenscharf with Anna: play before Friday 22 November, 09:00 UTC" in text
+    assert R34_DIGEST in text and R34_DIGEST in digest.body_html
+    assert "Piratz with" not in text and "P24" not in text
+
+
+def test_a_digest_of_both_games_names_each_and_what_its_deadline_does(anna, bert, carla):
+    NotificationSettings.objects.create(user=bert, mode="digest")
+    ratten = start_game([bert, anna], game="rattenscharf", order=order(GAME_A))
+    piratz_game = start_game([bert, carla])  # Bert (seat 0) moves in both
+    assert notify.queue_digest(bert, [ratten, piratz_game]) is True
+    [digest] = emails("digest", bert)
+    assert digest.subject == "2 games wait for your move"
+    text = digest.body_text
+    assert "- Rattenscharf with Anna: play before Friday 22 November, 09:00 UTC" in text
+    assert "- Piratz with carla: play before Friday 22 November, 09:00 UTC" in text
+    assert f"Rattenscharf: {R34_DIGEST}\nPiratz: {P24_DIGEST}" in text
+    assert f"<p>Piratz: {P24_DIGEST}</p>" in digest.body_html
+
+
+@pytest.mark.parametrize(
+    ("why", "sentence"),
+    [
+        (
+            "timeouts",
+            "in your game of Rattenscharf with Anna your time ran out 3 turns in a row, so a "
+            "careful bot now plays your seat",
+        ),
+        (
+            "abandonment",
+            "in your game of Rattenscharf with Anna both players missed a whole turn back to "
+            "back. Instead of ending the game (rule R36), a careful bot now plays your seat.",
+        ),
+        (
+            "moderator",
+            "in your game of Rattenscharf with Anna a moderator has handed your seat to a "
+            "careful bot.",
+        ),
+    ],
+)
+def test_the_stand_in_email_names_the_game_r36(anna, bert, settings, why, sentence):
+    settings.STAND_IN_AFTER_TIMEOUTS = 3
+    game = new_game(anna, bert)
+    seat = game.seats.get(seat=1)
+    seat.bot = "careful"  # what games.bots.stand_in sets before it tells the player
+    notify.queue_stand_in(game, seat, why=why)
+    [mail] = emails("stand_in", bert)
+    assert mail.subject == "A careful bot now plays your seat in Rattenscharf with Anna"
+    assert sentence in mail.body_text and sentence in mail.body_html
+    assert "Piratz with" not in mail.body_text and "P25" not in mail.body_text
