@@ -230,7 +230,13 @@ class OutboundEmail(models.Model):
         keeping them would let whoever reads the table (a moderator, a backup) log in as the
         player or answer their invitation. Only the instance changes; the caller saves.
         """
-        self.subject = redact_tokens(self.subject)  # rendered first if it was not yet
+        try:
+            self.subject = redact_tokens(self.subject)  # rendered first if it was not yet
+        except Exception:
+            # It cannot be rendered (e.g. its template is gone since it was queued), so it
+            # was never sent: it keeps no content at all, and last_error says why.
+            self.__dict__.update(subject="", body_text="", body_html="")
+            self._rendered_from = self.__dict__.get("context")
         self.body_text = redact_tokens(self.body_text)
         self.body_html = redact_tokens(self.body_html)
         self.headers = {name: redact_tokens(str(value)) for name, value in self.headers.items()}

@@ -219,3 +219,22 @@ def test_every_email_of_a_whole_game_waits_for_the_worker_to_render_it(game_name
     assert {"your_turn", "game_over"} <= {name.rsplit("/", 1)[-1] for name in templates}
     rendered_at_once = OutboundEmail.objects.filter(context__isnull=True)
     assert list(rendered_at_once.values_list("template", flat=True)) == []
+
+
+def test_email_whose_template_is_gone_when_sending_fails_and_keeps_nothing(
+    settings, mailoutbox, django_capture_on_commit_callbacks
+):
+    from notifications.outbox import SendOutcome, send_pending_email
+
+    with django_capture_on_commit_callbacks():
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+    engine = settings.TEMPLATES[0]
+    settings.TEMPLATES = [{**engine, "DIRS": engine["DIRS"][1:]}]  # the test templates go
+    settings.EMAIL_MAX_ATTEMPTS = 1
+
+    assert send_pending_email(email.id) == SendOutcome.FAILED
+    assert mailoutbox == []
+    stored = OutboundEmail.objects.values("status", "last_error", "subject", "context").get()
+    assert stored["status"] == "failed"
+    assert stored["last_error"].startswith("TemplateDoesNotExist")
+    assert (stored["subject"], stored["context"]) == ("", None)
