@@ -78,7 +78,7 @@ class Command(BaseCommand):
                 "Rattenscharf only: how the seats choose, one policy for both seats or one "
                 f"per seat ({', '.join(RATTENSCHARF_POLICIES)}; default strong). random: a "
                 "uniformly random legal action; timeout: the stand-in of rules R35; careful "
-                "and strong: the bots (strong costs about 0.3 s per game)."
+                "and strong: the bots (strong costs about 1 s per game)."
             ),
         )
         parser.add_argument(
