@@ -238,9 +238,21 @@ MOVE_ACTIONS = {
 }
 
 
-def move_serializer_for(game_name: str) -> type[serializers.Serializer]:
-    """The serializer that reads a move's body in a game of ``game_name``."""
-    return MOVE_SERIALIZERS.get(game_name, AnyGameMoveSerializer)
+_SERIALIZER_OF_ACTION = {
+    action: MOVE_SERIALIZERS[game] for game, names in MOVE_ACTIONS.items() for action in names
+}
+
+
+def move_serializer_for_action(action) -> type[serializers.Serializer]:
+    """The serializer that reads a move's body whose ``action`` is ``action``: the one of
+    the game that has that action, else ``AnyGameMoveSerializer`` (the engine judges).
+
+    Action names are unique across the games with serializers (a test holds them so), so
+    the body alone chooses; the game's engine refuses another game's action (``invalid``).
+    """
+    if not isinstance(action, str):
+        return AnyGameMoveSerializer
+    return _SERIALIZER_OF_ACTION.get(action, AnyGameMoveSerializer)
 
 
 class SeatBotSerializer(serializers.Serializer):

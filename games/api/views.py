@@ -22,7 +22,7 @@ from games.api.serializers import (
     GameCreateSerializer,
     GameSerializer,
     MoveLogSerializer,
-    move_serializer_for,
+    move_serializer_for_action,
 )
 from games.movelog import public_log
 
@@ -185,17 +185,10 @@ class MoveView(ListAPIView):
 
     def post(self, request, game_id):
         body = _json_object(request)
-        # The body is read by the game's own move serializer, so the game's name comes
-        # first (only from a game the caller may see: outsiders learn nothing by probing).
-        name = (
-            queries.games_visible_to(request.user)
-            .filter(id=game_id)
-            .values_list("game", flat=True)
-            .first()
-        )
-        if name is None:
-            raise ApiError(404, "not_found", _("No such game, or you are not a player of it."))
-        move = move_serializer_for(name)(data=body)
+        # The body is read by the serializer of its action (the schema's discriminator),
+        # without reading the game first: a move of another game's kind is well formed,
+        # and its engine refuses it as invalid inside do_play_move.
+        move = move_serializer_for_action(body.get("action"))(data=body)
         move.is_valid(raise_exception=True)
         try:
             game = actions.do_play_move(

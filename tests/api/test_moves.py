@@ -174,3 +174,21 @@ def test_log_is_for_players_and_staff_only(game, anna, outsider, moderator):
     play(client_for(anna), game, 0, action="reveal")
     assert client_for(outsider).get(f"/api/games/{game.id}/moves/").status_code == 404
     assert len(client_for(moderator).get(f"/api/games/{game.id}/moves/").json()) == 1
+
+
+def test_each_action_name_belongs_to_one_game_so_the_body_chooses_its_serializer():
+    """The move view reads a body by its ``action`` without reading the game first."""
+    from games.api.serializers import (
+        MOVE_ACTIONS,
+        MOVE_SERIALIZERS,
+        AnyGameMoveSerializer,
+        move_serializer_for_action,
+    )
+
+    names = [action for actions in MOVE_ACTIONS.values() for action in actions]
+    assert len(names) == len(set(names))
+    for game, actions in MOVE_ACTIONS.items():
+        for action in actions:
+            assert move_serializer_for_action(action) is MOVE_SERIALIZERS[game]
+    for unknown in ("teleport", None, 3, ["place"]):
+        assert move_serializer_for_action(unknown) is AnyGameMoveSerializer
