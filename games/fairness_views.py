@@ -28,6 +28,9 @@ def verification_page(request: HttpRequest, game_id) -> HttpResponse:
     context = {
         "game": game,
         "data": data,
+        # A game whose rules deal no checkable shuffle (Rattenscharf) has none to check,
+        # whatever its age; a Piratz game without a commitment predates them.
+        "game_checkable": fairness.checkable(game.rules),
         "client_seeds": [
             {"seat": entry["seat"], "name": names.get(entry["seat"]), "seed": entry["client_seed"]}
             for entry in data["client_seeds"]
