@@ -15,7 +15,8 @@ from datetime import datetime
 
 from celery import current_app
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.db import BaseDatabaseCache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -76,18 +77,26 @@ def _no_webhooks_key(game_id) -> str:
     return f"webhooks:none:{game_id}"
 
 
+def _cache():
+    """The cache to remember "none" in, or None when it is the database cache (the
+    default without ``CACHE_URL``): asking it is a query too, and a failing one (no cache
+    table) would abort the move's transaction on PostgreSQL. Then every move asks."""
+    cache = caches["default"]
+    return None if isinstance(cache, BaseDatabaseCache) else cache
+
+
 def _query_enabled_webhooks(game_id) -> list[Webhook]:
-    key = _no_webhooks_key(game_id)
+    key, cache = _no_webhooks_key(game_id), _cache()
     try:
-        if cache.get(key):
+        if cache is not None and cache.get(key):
             return []
     except Exception:  # the cache is down: the database still knows
         logger.warning("Webhooks: cache unreadable, asking the database", exc_info=True)
-        key = None
+        cache = None
     webhooks = list(
         Webhook.objects.filter(game_id=game_id, disabled_at__isnull=True).select_related("owner")
     )
-    if not webhooks and key is not None:
+    if not webhooks and cache is not None:
         try:
             cache.set(key, True, NO_WEBHOOKS_SECONDS)
         except Exception:
@@ -97,8 +106,10 @@ def _query_enabled_webhooks(game_id) -> list[Webhook]:
 
 def remember_no_webhooks(game_id) -> None:
     """A game just created has no webhook: its moves need not ask (best effort)."""
+    cache = _cache()
     try:
-        cache.set(_no_webhooks_key(game_id), True, NO_WEBHOOKS_SECONDS)
+        if cache is not None:
+            cache.set(_no_webhooks_key(game_id), True, NO_WEBHOOKS_SECONDS)
     except Exception:
         logger.warning("Webhooks: cache unwritable", exc_info=True)
 
@@ -109,9 +120,10 @@ def forget_no_webhooks(game_id) -> None:
     Call in the transaction that saves the webhook. Raises if the cache is unreachable,
     so that the change rolls back rather than stay unseen by the game's moves.
     """
-    key = _no_webhooks_key(game_id)
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key), robust=True)
+    key, cache = _no_webhooks_key(game_id), _cache()
+    if cache is not None:
+        cache.delete(key)
+        transaction.on_commit(lambda: cache.delete(key), robust=True)
 
 
 def _schedule(delivery_ids: list[int]) -> None:
