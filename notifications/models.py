@@ -80,7 +80,10 @@ class _RenderedOnRead(DeferredAttribute):
         instance.__dict__[self.field.attname] = value
 
 
-class _RenderedCharField(models.CharField):
+class RenderedCharField(models.CharField):
+    """A content field of ``OutboundEmail`` (see ``_RenderedOnRead``); saving writes what
+    the instance holds, never a rendering made only to be read."""
+
     descriptor_class = _RenderedOnRead
 
     def pre_save(self, model_instance, add):
@@ -88,7 +91,9 @@ class _RenderedCharField(models.CharField):
         return model_instance.__dict__.get(self.attname)
 
 
-class _RenderedTextField(models.TextField):
+class RenderedTextField(models.TextField):
+    """The text counterpart of ``RenderedCharField``."""
+
     descriptor_class = _RenderedOnRead
 
     def pre_save(self, model_instance, add):
@@ -122,9 +127,9 @@ class OutboundEmail(models.Model):
         FAILED = "failed", "Failed"  # permanent error, or retries exhausted
 
     to = models.EmailField()
-    subject = _RenderedCharField(max_length=SUBJECT_MAX_LENGTH)
-    body_text = _RenderedTextField()
-    body_html = _RenderedTextField()
+    subject = RenderedCharField(max_length=SUBJECT_MAX_LENGTH)
+    body_text = RenderedTextField()
+    body_html = RenderedTextField()
     context = models.JSONField(
         null=True,
         blank=True,

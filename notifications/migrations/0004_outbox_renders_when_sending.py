@@ -24,16 +24,16 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='outboundemail',
             name='body_html',
-            field=notifications.models._RenderedTextField(),
+            field=notifications.models.RenderedTextField(),
         ),
         migrations.AlterField(
             model_name='outboundemail',
             name='body_text',
-            field=notifications.models._RenderedTextField(),
+            field=notifications.models.RenderedTextField(),
         ),
         migrations.AlterField(
             model_name='outboundemail',
             name='subject',
-            field=notifications.models._RenderedCharField(max_length=255),
+            field=notifications.models.RenderedCharField(max_length=255),
         ),
     ]
