@@ -217,6 +217,14 @@ def placement_scoring(before, after, cells):
     return _sort_events(events)
 
 
+def lay(board, strip, x, y, orientation, flip):
+    """``(new board, level, R20 events)`` of laying the strip (legality already checked):
+    ``place`` and ``placement_scoring`` in one step, as a move, a preview or a replay of the
+    public log lays it."""
+    after, level = place(board, strip, x, y, orientation, flip)
+    return after, level, placement_scoring(board, after, window(x, y, orientation))
+
+
 def final_scoring(board):
     """R25: every group of 2+ cells of the visible layer, as events sorted by first cell."""
     events = []

@@ -3,7 +3,7 @@
 A bot gets exactly what a human at that seat gets: ``view(state, seat)`` (R31). In
 Rattenscharf that is everything but the draw order (R33): the table, both scores, the
 hand and the unseen strips as a set. So a bot rebuilds the table from the view's
-``placements`` (``state.replay``) and never needs a ``State`` or the pile. ``memory`` (the
+``placements`` (``state.board_of``) and never needs a ``State`` or the pile. ``memory`` (the
 public move log) adds nothing the view lacks and is ignored. ``rng`` is the only source of
 randomness (only ``random`` uses it), so a fixed ``random.Random`` makes every decision
 reproducible.
@@ -27,9 +27,17 @@ Levels (``LEVELS``):
 
 from collections.abc import Sequence
 
-from .board import final_scoring, is_stuck, legal_windows, place, window, window_error
+from .board import (
+    final_scoring,
+    is_stuck,
+    laid_fields,
+    legal_windows,
+    place,
+    window,
+    window_error,
+)
 from .engine import RAT_LIMIT
-from .state import replay
+from .state import board_of
 from .strips import RAT_SEAT, SPICE_SEAT, STRIP_IDS, STRIPS
 
 LEVELS = ("random", "careful", "strong")
@@ -94,12 +102,7 @@ class _Table:
         self.seat = view["seat"]
         self.legal = view["legal_actions"]
         self.hand = tuple(strip["id"] for strip in view["hand"])
-        self.board = replay(
-            tuple(
-                (p["strip"], p["x"], p["y"], p["orientation"], p["flip"], p["level"], p["seat"], 0)
-                for p in view["placements"]
-            )
-        )
+        self.board = board_of(view)
         self.placed = len(view["placements"]) - 1
         # No strip left to draw: final scoring follows this turn (or the opponent's last).
         self.last_turn = view["draw_pile"] == 0
@@ -113,8 +116,7 @@ def _effect(grid, rats, strip, x, y, orientation, flip):
     fraction of the cost: the three new cells are an overlay on the old grid.
     """
     cells = window(x, y, orientation)
-    fields = STRIPS[strip][::-1] if flip else STRIPS[strip]
-    overlay = dict(zip(cells, fields, strict=True))
+    overlay = dict(zip(cells, laid_fields(strip, flip), strict=True))
     red, green = rats
     for cell, symbol in overlay.items():
         old = grid.get(cell)

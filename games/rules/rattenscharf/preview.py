@@ -4,27 +4,9 @@ Only the board is needed (the view's ``placements``), never the draw order, so a
 shows nothing the view does not. Pure, like the rest of the package.
 """
 
-from .board import legal_windows, place, placement_scoring, window
-from .state import replay
-
-
-def board_of(view):
-    """The cell index of the table a view shows, rebuilt from its ``placements`` (R31)."""
-    return replay(
-        tuple(
-            (
-                p["strip"],
-                p["x"],
-                p["y"],
-                p["orientation"],
-                p["flip"],
-                p["level"],
-                p["seat"],
-                p["turn"],
-            )
-            for p in view["placements"]
-        )
-    )
+from .board import lay, legal_windows
+from .engine import event_dict
+from .state import board_of
 
 
 def preview(board, action):
@@ -34,19 +16,16 @@ def preview(board, action):
     points each seat would score at once (R20, whoever lays it), the visible rats of each
     colour afterwards (R22), and the groups that would score, as in ``last_scoring``.
     """
-    x, y, orientation = action["x"], action["y"], action["orientation"]
-    after, _level = place(board, action["strip"], x, y, orientation, action["flip"])
-    events = placement_scoring(board, after, window(x, y, orientation))
+    after, _level, events = lay(
+        board, action["strip"], action["x"], action["y"], action["orientation"], action["flip"]
+    )
     points = [0, 0]
     for seat, _spice, _cells, value in events:
         points[seat] += value
     return {
         "points": points,
         "rats": list(after.rats),
-        "scoring": [
-            {"seat": seat, "spice": spice, "cells": [list(c) for c in cells], "points": value}
-            for seat, spice, cells, value in events
-        ],
+        "scoring": [event_dict(e) for e in events],
     }
 
 

@@ -44,6 +44,19 @@ class State:
 
 
 START_PLACEMENT = (0, -1, 0, "h", False, 1, None, 0)  # R9
+# The keys of a placement's JSON form, in the order of its tuple (see ``State``).
+PLACEMENT_KEYS = ("strip", "x", "y", "orientation", "flip", "level", "seat", "turn")
+
+
+def placement_dict(placement):
+    """A placement tuple as its JSON-ready dict (``dump``'s; ``view`` adds the fields)."""
+    return dict(zip(PLACEMENT_KEYS, placement, strict=True))
+
+
+def board_of(data):
+    """The board of a ``view`` (R31) or ``dump``, rebuilt from its ``placements``: how
+    pages, words and bots see the table without a ``State`` (ValueError as ``replay``)."""
+    return replay(tuple(tuple(p[key] for key in PLACEMENT_KEYS) for p in data["placements"]))
 
 
 def replay(placements):
@@ -72,19 +85,7 @@ def dump(state):
         "rat_loser": state.rat_loser,
         "pile": list(state.pile),
         "hand": list(state.hand),
-        "placements": [
-            {
-                "strip": strip,
-                "x": x,
-                "y": y,
-                "orientation": orientation,
-                "flip": flip,
-                "level": level,
-                "seat": seat,
-                "turn": turn,
-            }
-            for strip, x, y, orientation, flip, level, seat, turn in state.placements
-        ],
+        "placements": [placement_dict(p) for p in state.placements],
         "points": list(state.points),
         "last_scoring": [
             {"seat": seat, "spice": spice, "cells": [list(c) for c in cells], "points": points}

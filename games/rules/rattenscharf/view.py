@@ -1,7 +1,8 @@
 """What a seat or a spectator sees (R31, R33): everything but the draw order."""
 
-from .board import TABLE_MAX, TABLE_MIN
+from .board import TABLE_MAX, TABLE_MIN, laid_fields
 from .engine import event_dict, legal_actions, result, scores
+from .state import placement_dict
 from .strips import COLOURS, STRIPS
 
 
@@ -9,10 +10,28 @@ def _strip(strip):
     return {"id": strip, "fields": list(STRIPS[strip])}
 
 
+def placement_view(placement):
+    """A placement tuple as the view lists it: its dict, with the strip's ``fields`` in the
+    order they lie (R7: reversed when flipped)."""
+    laid = placement_dict(placement)
+    laid["fields"] = list(laid_fields(laid["strip"], laid["flip"]))
+    return laid
+
+
+def visible_cells(board):
+    """The view's ``cells``: each occupied cell's height, top strip and visible symbol,
+    by y, then x."""
+    return [
+        {"x": x, "y": y, "height": height, "strip": strip, "symbol": symbol}
+        for (x, y), (height, strip, symbol) in sorted(
+            board.grid.items(), key=lambda item: (item[0][1], item[0][0])
+        )
+    ]
+
+
 def view(state, seat):
     """JSON-ready, fresh objects every call; the same for everyone apart from ``seat`` and
     ``legal_actions``. The pile appears only as its size and as ``unseen`` sorted by id."""
-    grid = state.board.grid
     return {
         "game": "rattenscharf",
         "players": 2,
@@ -27,26 +46,8 @@ def view(state, seat):
         "draw_pile": len(state.pile),
         "unseen": [_strip(s) for s in sorted(state.pile)],
         "table": {"min": TABLE_MIN, "max": TABLE_MAX},
-        "placements": [
-            {
-                "strip": strip,
-                "x": x,
-                "y": y,
-                "orientation": orientation,
-                "flip": flip,
-                "level": level,
-                "fields": list(STRIPS[strip][::-1] if flip else STRIPS[strip]),
-                "seat": owner,
-                "turn": turn,
-            }
-            for strip, x, y, orientation, flip, level, owner, turn in state.placements
-        ],
-        "cells": [
-            {"x": x, "y": y, "height": height, "strip": strip, "symbol": symbol}
-            for (x, y), (height, strip, symbol) in sorted(
-                grid.items(), key=lambda item: (item[0][1], item[0][0])
-            )
-        ],
+        "placements": [placement_view(p) for p in state.placements],
+        "cells": visible_cells(state.board),
         "last_scoring": [event_dict(e) for e in state.last_scoring],
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "result": result(state),

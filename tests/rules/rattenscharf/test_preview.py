@@ -3,7 +3,8 @@
 import random
 
 from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.preview import board_of, preview, previews
+from games.rules.rattenscharf.preview import preview, previews
+from games.rules.rattenscharf.state import board_of
 
 from .helpers import GAME_A, GAME_R, act, game, play
 
