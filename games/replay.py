@@ -319,23 +319,23 @@ def explain_scoring(result: dict, cubes: dict[str, list[int]], names) -> list[di
 
 def rattenscharf_frames(entries: list[dict], now: dict) -> list[dict]:
     """The board before the first placement and after each one of ``entries`` (the public
-    log, R33: every placement is public), oldest first, rebuilt with the engine's pure
-    helpers (``board.place``, ``board.placement_scoring``), never from the secret state.
+    log, R33: every placement is public), oldest first, laid with the words' ``walk`` (the
+    engine's pure ``board.lay``), never from the secret state.
 
     Frame ``n`` is view-shaped (R31) for the board include: ``placements``, ``cells``,
     ``last_scoring`` (that placement's R20 events), ``table`` (from ``now``), plus
     ``scores`` (placement points so far), ``visible_rats``, ``number``, ``entry``,
     ``turn`` and ``next_seat``.
     """
-    from games.rules.rattenscharf import board as geometry
+    from games.describe.rattenscharf import walk
     from games.rules.rattenscharf.engine import event_dict
-    from games.rules.rattenscharf.state import START_PLACEMENT, replay
+    from games.rules.rattenscharf.state import START_PLACEMENT, start_board
+    from games.rules.rattenscharf.view import placement_view, visible_cells
 
-    board = replay((START_PLACEMENT,))
-    placements = [_placement_dict(START_PLACEMENT, 1)]
+    placements = [placement_view(START_PLACEMENT)]
     scores = [0, 0]
 
-    def frame(number, entry, events, next_seat, turn):
+    def frame(board, number, entry, events, next_seat, turn):
         return {
             "number": number,
             "entry": entry,
@@ -343,56 +343,40 @@ def rattenscharf_frames(entries: list[dict], now: dict) -> list[dict]:
             "turn": turn,
             "table": now["table"],
             "placements": list(placements),
-            "cells": [
-                {"x": x, "y": y, "height": height, "strip": strip, "symbol": symbol}
-                for (x, y), (height, strip, symbol) in sorted(
-                    board.grid.items(), key=lambda item: (item[0][1], item[0][0])
-                )
-            ],
+            "cells": visible_cells(board),
             "last_scoring": [event_dict(e) for e in events],
             "scores": list(scores),
             "visible_rats": list(board.rats),
         }
 
-    frames = [frame(0, None, (), entries[0]["seat"] if entries else None, 1)]
+    start = start_board()
+    frames = [frame(start, 0, None, (), entries[0]["seat"] if entries else None, 1)]
     turn, last_seat = 1, None
-    for index, entry in enumerate(entries):
-        action = entry["action"]
-        if last_seat is not None and entry["seat"] != last_seat:
+    laid = list(walk(start, entries))
+    for index, (entry, level, events, board) in enumerate(laid):
+        action, seat = entry["action"], entry["seat"]
+        if last_seat is not None and seat != last_seat:
             turn += 1
-        last_seat = entry["seat"]
-        x, y, orientation = action["x"], action["y"], action["orientation"]
-        after, level = geometry.place(board, action["strip"], x, y, orientation, action["flip"])
-        events = geometry.placement_scoring(board, after, geometry.window(x, y, orientation))
-        board = after
-        for seat, _spice, _cells, points in events:
-            scores[seat] += points
+        last_seat = seat
+        for owner, _spice, _cells, points in events:
+            scores[owner] += points
         placements.append(
-            _placement_dict(
-                (action["strip"], x, y, orientation, action["flip"], level, entry["seat"], turn),
-                level,
+            placement_view(
+                (
+                    action["strip"],
+                    action["x"],
+                    action["y"],
+                    action["orientation"],
+                    action["flip"],
+                    level,
+                    seat,
+                    turn,
+                )
             )
         )
-        following = entries[index + 1]["seat"] if index + 1 < len(entries) else None
-        frames.append(frame(entry["number"], entry, events, following, turn))
+        following = laid[index + 1][0]["seat"] if index + 1 < len(laid) else None
+        frames.append(frame(board, entry["number"], entry, events, following, turn))
     return frames
-
-
-def _placement_dict(placement: tuple, level: int) -> dict:
-    from games.rules.rattenscharf.board import laid_fields
-
-    strip, x, y, orientation, flip, _level, seat, turn = placement
-    return {
-        "strip": strip,
-        "x": x,
-        "y": y,
-        "orientation": orientation,
-        "flip": flip,
-        "level": level,
-        "fields": list(laid_fields(strip, flip)),
-        "seat": seat,
-        "turn": turn,
-    }
 
 
 def rattenscharf_page(entries: list[dict], now: dict, names, step_param) -> dict:

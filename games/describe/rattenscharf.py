@@ -2,7 +2,7 @@
 
 Works on public information only (R33): the engine's ``view`` and public log entries,
 whose placements are public; the board at any moment is rebuilt from them with the
-engine's pure helpers (``board.place``, ``board.placement_scoring``), never from the
+engine's pure helpers (``board.lay``, ``state.board_of``), never from the
 secret state, so nothing here can tell the draw order. The interface is
 ``games.describe``'s.
 """
@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from games.rules.rattenscharf import board as geometry
-from games.rules.rattenscharf.state import START_PLACEMENT, replay
+from games.rules.rattenscharf.state import board_of, start_board
 from games.rules.rattenscharf.strips import COLOURS, STRIPS
 
 from .common import Names
@@ -99,20 +99,17 @@ def as_event(event: dict) -> tuple:
     return (event["seat"], event["spice"], tuple(map(tuple, event["cells"])), event["points"])
 
 
-def _start_board():
-    return replay((START_PLACEMENT,))
-
-
-def _walk(board, entries):
-    """Each place entry of ``entries`` laid on ``board`` in turn: ``(entry, level, events,
-    board after)``; other entries are skipped."""
+def walk(board, entries):
+    """Each place entry of ``entries`` (public log entries, oldest first) laid on
+    ``board`` in turn: ``(entry, level, R20 events, board after)``; other entries are
+    skipped. How the words and the replay know a placement's level and scoring."""
     for entry in entries:
         action = entry["action"]
         if action.get("action") != "place" or "strip" not in action:
             continue
-        x, y, orientation = action["x"], action["y"], action["orientation"]
-        after, level = geometry.place(board, action["strip"], x, y, orientation, action["flip"])
-        events = geometry.placement_scoring(board, after, geometry.window(x, y, orientation))
+        after, level, events = geometry.lay(
+            board, action["strip"], action["x"], action["y"], action["orientation"], action["flip"]
+        )
         yield entry, level, events, after
         board = after
 
@@ -181,7 +178,7 @@ def describe_moves(
     oldest first, so each strip's level and scoring are known)."""
     return [
         _sentence(entry, level, events, names)
-        for entry, level, events, _after in _walk(_start_board(), entries)
+        for entry, level, events, _after in walk(start_board(), entries)
         if entry["number"] > since
     ]
 
@@ -191,9 +188,9 @@ def describe_auto_moved(
 ) -> dict:
     """What the automatic placements of one timed-out turn did (R34): ``moves`` (a
     sentence each) and in ``details`` what they scored, per player."""
-    board = _start_board() if table_before is None else _board_of(table_before)
+    board = start_board() if table_before is None else board_of(table_before)
     moves, points = [], [0, 0]
-    for entry, level, events, _after in _walk(board, entries):
+    for entry, level, events, _after in walk(board, entries):
         moves.append(_sentence(entry, level, events, names))
         for seat, _spice, _cells, value in events:
             points[seat] += value
@@ -206,24 +203,6 @@ def describe_auto_moved(
         "moves": moves,
         "details": [_("Points from these moves: %(points)s.") % {"points": scored}],
     }
-
-
-def _board_of(view: dict):
-    return replay(
-        tuple(
-            (
-                p["strip"],
-                p["x"],
-                p["y"],
-                p["orientation"],
-                p["flip"],
-                p["level"],
-                p["seat"],
-                p["turn"],
-            )
-            for p in view["placements"]
-        )
-    )
 
 
 # --- The table and the result ------------------------------------------------------------

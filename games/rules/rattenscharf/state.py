@@ -53,6 +53,11 @@ def placement_dict(placement):
     return dict(zip(PLACEMENT_KEYS, placement, strict=True))
 
 
+def start_board():
+    """The board before the first placement: the start strip alone (R9)."""
+    return replay((START_PLACEMENT,))
+
+
 def board_of(data):
     """The board of a ``view`` (R31) or ``dump``, rebuilt from its ``placements``: how
     pages, words and bots see the table without a ``State`` (ValueError as ``replay``)."""
