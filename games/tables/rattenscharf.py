@@ -2,16 +2,20 @@
 legal placements with what each would do, ready for ``templates/games/rattenscharf/``.
 
 Built only from ``Game.table_view(seat)`` (R31: public apart from the pile's order, which
-it does not hold), so the page shows nothing the API would not. The previews come from
-``games.rules.rattenscharf.preview``, which reads the view's board only.
+it does not hold) and ``public_log``, so the page shows nothing the API would not. The
+previews come from ``games.rules.rattenscharf.preview``, which reads the view's board only;
+the move log is told in ``games.describe.rattenscharf``'s words, as in the emails.
 """
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games import describe
+from games.describe import rattenscharf as words
 from games.errors import GameError
 from games.models import Game
+from games.movelog import public_log
+from games.rules.rattenscharf.board import laid_fields
 from games.rules.rattenscharf.engine import RAT_LIMIT
 from games.rules.rattenscharf.preview import previews
 
@@ -84,11 +88,6 @@ def parse_move(data) -> tuple[int, dict]:
     return version, action
 
 
-def laid_fields(fields: list[str], flip: bool) -> list[str]:
-    """A strip's fields in the order they lie on its cells (R7)."""
-    return list(reversed(fields)) if flip else list(fields)
-
-
 def preview_words(preview: dict, colours: list[str]) -> str:
     """What a placement would do, in words: each colour's points and visible rats."""
     return _(
@@ -114,10 +113,9 @@ def placement_choices(view: dict, legal: list[dict], found: list[dict]) -> list[
     """Per strip in the hand, its legal placements (``legal``, with their ``found``
     previews) as one select's options: each option is one legal action, so a form built
     from a choice can only post a legal move."""
-    fields_of = {strip["id"]: strip["fields"] for strip in view["hand"]}
     by_strip: dict[int, list] = {strip["id"]: [] for strip in view["hand"]}
     for action, preview in zip(legal, found, strict=True):
-        fields = laid_fields(fields_of[action["strip"]], action["flip"])
+        fields = laid_fields(action["strip"], action["flip"])
         label = _("from (%(x)d, %(y)d) %(direction)s: %(fields)s — %(preview)s") % {
             "x": action["x"],
             "y": action["y"],
@@ -215,31 +213,6 @@ def scoring_lines(events: list[dict], names: describe.Names) -> list[str]:
     ]
 
 
-def placement_log(view: dict, names: describe.Names) -> list[str]:
-    """Every strip laid, newest first (the view's ``placements``; the start strip left out)."""
-    lines = []
-    for placement in view["placements"]:
-        if placement["seat"] is None:
-            continue
-        lines.append(
-            _(
-                "Turn %(turn)d: %(name)s laid strip %(strip)d %(direction)s from "
-                "(%(x)d, %(y)d) at level %(level)d: %(fields)s."
-            )
-            % {
-                "turn": placement["turn"],
-                "name": names.subject(placement["seat"]),
-                "strip": placement["strip"],
-                "direction": DIRECTION_WORDS[placement["orientation"]],
-                "x": placement["x"],
-                "y": placement["y"],
-                "level": placement["level"],
-                "fields": strip_words(placement["fields"]),
-            }
-        )
-    return lines[::-1]
-
-
 def describe_result(result: dict, names: describe.Names) -> dict:
     """R32's result for the page: who won, why, and each player's points."""
     players = [
@@ -305,6 +278,8 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         last_scoring=scoring_lines(view["last_scoring"], names),
         rat_limit=RAT_LIMIT,
         result=None if view["result"] is None else describe_result(view["result"], names),
-        log=placement_log(view, names),
+        # The public log in the words of the emails and the replay (automatic placements
+        # marked), newest first: a player coming back wants what happened since.
+        log=words.describe_moves(public_log(game, seat), names)[::-1],
     )
     return context

@@ -3,17 +3,22 @@ drawn from the view (R31), only legal placements offered (R29), the move forms, 
 moves as messages, German, the create form and lists naming the game, and no draw order
 in any page (R33)."""
 
+import html
 import json
 import re
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import actions
+from games import actions, describe
+from games.describe import rattenscharf as words
 from games.models import Game
+from games.movelog import public_log
 from games.rules import rattenscharf as rs
 from games.tables import rattenscharf as rs_table
 from tests.browser.hidden import PileOrderScan
@@ -171,7 +176,36 @@ def test_a_list_form_places_the_strip_and_comes_back_to_the_table(anna, bert):
     assert game.moves.get().action == act(1, 2, 0)
     page = client.get(response["Location"]).content.decode()
     assert "Your move was played." in messages_of(page)
-    assert "Turn 1: You laid strip 1 across from (2, 0) at level 1" in page
+    assert "You placed strip 1 (red chili, green basil, red saffron) at (2, 0)" in page
+
+
+def log_lines(page: str) -> list[str]:
+    """The table's move log, a line per entry, newest first."""
+    found = re.search(r'<ul class="log">(.*?)</ul>', page, re.S)
+    return [html.unescape(line) for line in re.findall(r"<li>(.*?)</li>", found.group(1))]
+
+
+def test_the_move_log_is_the_emails_wording_with_automatic_placements_marked(anna, bert):
+    """The page tells the public log as the emails and the replay do (R33: the drawn strips
+    too), newest first; the two placements the service made when Bert's deadline passed
+    (R34) say so, as Piratz's automatic moves do."""
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0))
+    with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
+        actions.do_play_timeout(game.id, expected_version=game.version)
+    game.refresh_from_db()
+    assert game.version == 3 and game.current_seat == 0
+    lines = log_lines(page_of(signed_in(anna), game))
+    automatic = " (Played automatically: the deadline had passed.)"
+    assert len(lines) == 3
+    assert [line.startswith("Bert placed strip ") for line in lines] == [True, True, False]
+    assert [line.endswith(automatic) for line in lines] == [True, True, False]
+    assert lines[2] == (
+        "You placed strip 1 (red chili, green basil, red saffron) at (2, 0), horizontal, "
+        "on level 1: nothing scored. Bert drew strip 3 (green jalapeno, red paprika, green "
+        "jalapeno); strip 13 (green cardamom, red chili, green basil)."
+    )
+    names = describe.Names(["Anna", "Bert"], 0)
+    assert lines == words.describe_moves(public_log(game, 0), names)[::-1]
 
 
 def test_a_stale_or_out_of_turn_placement_is_a_message_not_an_error_page(anna, bert):
