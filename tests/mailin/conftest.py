@@ -9,6 +9,7 @@ from email.utils import make_msgid
 import pytest
 from django.core.management import call_command
 
+from games.models import Game, GameStatus
 from notifications.models import OutboundEmail
 
 REPLY_ADDRESS = "play@in.example.com"
@@ -82,3 +83,24 @@ def mailgun_post(client, raw: bytes, *, key: str = SIGNING_KEY):
             "sender": "",
         },
     )
+
+
+def players_to_move(game: Game, people: dict):
+    """Each turn of ``game`` until it is no longer active, ``people``'s player to move;
+    ``game`` is refreshed from the database in place before each."""
+    while True:
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return
+        yield people[game.current_seat]
+
+
+def reply_as(player, client, line: str, *, by_webhook: bool) -> None:
+    """``player`` replies ``line`` above a quoted email to their newest email's Reply-To,
+    through the provider's webhook (``client``) or else the pipe."""
+    text = f"{line}\n\nOn Monday, Piratz wrote:\n> old"
+    raw = build_reply(player.email, latest_reply_to(player), text)
+    if by_webhook:
+        assert mailgun_post(client, raw).status_code == 200
+    else:
+        pipe(raw)

@@ -3,25 +3,14 @@ usual answer when it cannot be read or is illegal (R30), and a whole game played
 
 import pytest
 
-from games.models import GameStatus, Move
+from games.models import Move
 from games.rules import rattenscharf
 from mailin.parser import MoveParseError, parse_move
 from notifications.models import OutboundEmail
 from tests.factories import start_game
+from tests.rules.rattenscharf.helpers import act as place
 
-from .conftest import build_reply, latest_reply_to, mailgun_post, pipe
-
-
-def place(strip, x, y, orientation="h", flip=False) -> dict:
-    return {
-        "action": "place",
-        "strip": strip,
-        "x": x,
-        "y": y,
-        "orientation": orientation,
-        "flip": flip,
-    }
-
+from .conftest import build_reply, latest_reply_to, pipe, players_to_move, reply_as
 
 PLACEMENTS = [
     ("place 17 at 2,0 h", place(17, 2, 0)),
@@ -94,11 +83,7 @@ def test_a_whole_rattenscharf_game_is_played_by_replying(anna, bert, client, set
     game = start_game([anna, bert], game="rattenscharf", seed=1)
     people = {0: anna, 1: bert}
     moves = 0
-    while True:
-        game.refresh_from_db()
-        if game.status != GameStatus.ACTIVE:
-            break
-        player = people[game.current_seat]
+    for player in players_to_move(game, people):
         action = rattenscharf.timeout_action(game.load_state())
         where = f"{action['x']},{action['y']}"
         if moves % 2:
@@ -109,11 +94,7 @@ def test_a_whole_rattenscharf_game_is_played_by_replying(anna, bert, client, set
         else:
             line = f"place {action['strip']} at {where} {action['orientation']}"
             line += " flip" if action["flip"] else ""
-        raw = build_reply(player.email, latest_reply_to(player), f"{line}\n\nOn Monday:\n> old")
-        if moves % 7 == 6:
-            assert mailgun_post(client, raw).status_code == 200
-        else:
-            pipe(raw)
+        reply_as(player, client, line, by_webhook=moves % 7 == 6)
         moves += 1
         last = Move.objects.filter(game=game).order_by("-number").first()
         assert (last.number, last.action) == (game.version + 1, action)

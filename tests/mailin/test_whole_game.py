@@ -9,7 +9,7 @@ from games.rules import piratz
 from notifications.models import OutboundEmail
 from tests.factories import start_game
 
-from .conftest import build_reply, latest_reply_to, mailgun_post, pipe
+from .conftest import build_reply, latest_reply_to, mailgun_post, players_to_move, reply_as
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +47,7 @@ def test_a_whole_game_is_played_by_replying_to_the_emails(anna, bert, client, se
     people = {0: anna, 1: bert}
     rng = random.Random(11)
     moves = 0
-    while True:
-        game.refresh_from_db()
-        if game.status != GameStatus.ACTIVE:
-            break
-        player = people[game.current_seat]
+    for player in players_to_move(game, people):
         view = piratz.view(piratz.load(game.state), game.current_seat)
         # Reveal more often than not, so that the game reaches its end by the draw pile.
         legal = view["legal_actions"]
@@ -59,15 +55,8 @@ def test_a_whole_game_is_played_by_replying_to_the_emails(anna, bert, client, se
         action = reveals[0] if reveals and rng.random() < 0.6 else rng.choice(legal)
         # The newest email to the player to move (a turn email or the answer to their last
         # reply) carries the Reply-To for this very version.
-        raw = build_reply(
-            player.email,
-            latest_reply_to(player),
-            f"{command_for(action, german=moves % 2 == 1)}\n\nOn Monday, Piratz wrote:\n> old",
-        )
-        if moves % 5 == 4:
-            assert mailgun_post(client, raw).status_code == 200
-        else:
-            pipe(raw)
+        line = command_for(action, german=moves % 2 == 1)
+        reply_as(player, client, line, by_webhook=moves % 5 == 4)
         moves += 1
         last = Move.objects.filter(game=game).order_by("-number").first()
         assert (last.number, last.seat, last.action) == (game.version + 1, view["seat"], action)

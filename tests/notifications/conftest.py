@@ -12,6 +12,8 @@ from notifications.models import OutboundEmail
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 # A fixed, ordinary moment; tests move time from here.
 NOON = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
+# Where the game email tests start: Tuesday 19 November 2030, 09:00 UTC (10:00 in Berlin, CET).
+START = datetime(2030, 11, 19, 9, 0, tzinfo=UTC)
 
 # What templates/emails/test_message/ needs; names with "&" prove the escaping rules.
 TURN_CONTEXT = {
@@ -34,6 +36,19 @@ def now(time_machine) -> datetime:
     """Time stands still at NOON until a test moves it."""
     time_machine.move_to(NOON, tick=False)
     return NOON
+
+
+@pytest.fixture
+def site_and_clock(settings, time_machine) -> None:
+    """The game email tests' world: links to https://piratz.example, time still at START."""
+    settings.SITE_URL = "https://piratz.example"
+    time_machine.move_to(START, tick=False)
+
+
+def emails(kind: str, to=None) -> list[OutboundEmail]:
+    """The outbox's emails of one ``kind`` (template), oldest first; only ``to``'s if given."""
+    rows = OutboundEmail.objects.filter(template=kind).order_by("id")
+    return list(rows if to is None else rows.filter(to=to.email))
 
 
 @pytest.fixture

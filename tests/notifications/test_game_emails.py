@@ -15,24 +15,11 @@ from games.rules import piratz
 from notifications.models import OutboundEmail
 from notifications.outbox import build_message, queue_email
 from tests.factories import start_game
-from tests.notifications.conftest import TURN_CONTEXT
+from tests.notifications.conftest import START, TURN_CONTEXT, emails
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
 
-# Tuesday 19 November 2030, 09:00 UTC (10:00 in Berlin, CET).
-START = datetime(2030, 11, 19, 9, 0, tzinfo=UTC)
 GAME_KINDS = ["your_turn", "reminder", "auto_moved", "game_started", "game_over", "game_ended"]
-
-
-@pytest.fixture(autouse=True)
-def _site_and_clock(settings, time_machine):
-    settings.SITE_URL = "https://piratz.example"
-    time_machine.move_to(START, tick=False)
-
-
-def emails(kind: str, to=None) -> list[OutboundEmail]:
-    rows = OutboundEmail.objects.filter(template=kind).order_by("id")
-    return list(rows if to is None else rows.filter(to=to.email))
 
 
 def play(game: Game, user, action: dict) -> Game:

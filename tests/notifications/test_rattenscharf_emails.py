@@ -4,7 +4,6 @@ one email for a timed-out turn of two strips (R34), game over by rats (R23) and 
 that name the game; never the draw order (R33)."""
 
 import re
-from datetime import UTC, datetime
 
 import pytest
 
@@ -14,47 +13,20 @@ from games.models import Game, GameStatus
 from games.rules import rattenscharf
 from notifications.models import OutboundEmail
 from tests.factories import start_game
+from tests.notifications.conftest import emails
 from tests.po_catalog import GERMAN_PO, english_left_in, read_po
+from tests.rules.rattenscharf.helpers import GAME_A, GAME_R, order
+from tests.rules.rattenscharf.helpers import act as place
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
 
-START = datetime(2030, 11, 19, 9, 0, tzinfo=UTC)
 # RATTENSCHARF.md Example 5 (game R): green loses to the rats on turn 4.
-GAME_R = [17, 20, 18, 24, 33, 41, 42]
 RAT_TURNS = [
     [(17, 2, 0, "h", False)],
     [(20, -1, 1, "h", False), (18, 2, 1, "h", False)],
     [(24, -1, 2, "h", False), (33, 1, 0, "h", False)],
     [(41, 2, 2, "h", False), (42, 5, 0, "v", False)],
 ]
-# Examples 1 and 3 (game A).
-GAME_A = [1, 3, 13, 10, 2, 9, 4]
-
-
-def order(first: list[int]) -> list[int]:
-    return first + [s for s in rattenscharf.STRIPS if s and s not in first]
-
-
-def place(strip, x, y, orientation="h", flip=False) -> dict:
-    return {
-        "action": "place",
-        "strip": strip,
-        "x": x,
-        "y": y,
-        "orientation": orientation,
-        "flip": flip,
-    }
-
-
-@pytest.fixture(autouse=True)
-def _site_and_clock(settings, time_machine):
-    settings.SITE_URL = "https://piratz.example"
-    time_machine.move_to(START, tick=False)
-
-
-def emails(kind: str, to=None) -> list[OutboundEmail]:
-    rows = OutboundEmail.objects.filter(template=kind).order_by("id")
-    return list(rows if to is None else rows.filter(to=to.email))
 
 
 def play(game: Game, users, *moves) -> Game:
@@ -68,7 +40,7 @@ def play(game: Game, users, *moves) -> Game:
 
 
 def new_game(anna, bert, first=GAME_A) -> Game:
-    game = start_game([anna, bert], game="rattenscharf", order=order(first))
+    game = start_game([anna, bert], game="rattenscharf", order=order(*first))
     OutboundEmail.objects.all().delete()
     return game
 
@@ -297,7 +269,7 @@ P24_DIGEST = "When a deadline passes, the service passes for you (rules P24)."
 
 def test_a_digest_of_rattenscharf_games_names_the_game_and_r34(anna, bert):
     NotificationSettings.objects.create(user=bert, mode="digest")
-    game = start_game([bert, anna], game="rattenscharf", order=order(GAME_A))  # Bert moves
+    game = start_game([bert, anna], game="rattenscharf", order=order(*GAME_A))  # Bert moves
     assert notify.queue_digest(bert, [game]) is True
     [digest] = emails("digest", bert)
     assert digest.subject == "1 game of Rattenscharf waits for your move"
@@ -309,7 +281,7 @@ def test_a_digest_of_rattenscharf_games_names_the_game_and_r34(anna, bert):
 
 def test_a_digest_of_both_games_names_each_and_what_its_deadline_does(anna, bert, carla):
     NotificationSettings.objects.create(user=bert, mode="digest")
-    ratten = start_game([bert, anna], game="rattenscharf", order=order(GAME_A))
+    ratten = start_game([bert, anna], game="rattenscharf", order=order(*GAME_A))
     piratz_game = start_game([bert, carla])  # Bert (seat 0) moves in both
     assert notify.queue_digest(bert, [ratten, piratz_game]) is True
     [digest] = emails("digest", bert)
