@@ -133,36 +133,49 @@ class Command(BaseCommand):
             raise CommandError(f"--players must be 2, 3 or 4, not {players}.")
         if not 0 <= reveal_bias <= 1:
             raise CommandError(f"--reveal-bias must be between 0 and 1, not {reveal_bias}.")
-        seed, seed_given = self.seed(options)
-        progress = self.progress(games, options)
-        started = time.perf_counter()
-        try:
-            stats = simulate(
+        self.run(
+            games,
+            options,
+            lambda seed, on_game: simulate(
                 games,
                 players,
                 seed=seed,
                 blind=options["blind"],
                 reveal_bias=reveal_bias,
-                on_game=lambda record: progress.update(),
-            )
-        except SimulationError as error:
+                on_game=on_game,
+            ),
+            settings={"blind": options["blind"], "reveal_bias": reveal_bias},
+            format_summary=self.format_summary,
+        )
+
+    def run(self, games, options, play, *, settings, format_summary, errors=(SimulationError,)):
+        """Play the run behind a progress bar and write its summary (JSON or lines).
+
+        ``play(seed, on_game)`` plays ``games`` games and returns their statistics;
+        ``settings`` are the run's own settings for the summary, after its seed; an error
+        of ``errors`` is the command's error, not a traceback.
+        """
+        seed, seed_given = self.seed(options)
+        progress = self.progress(games, options)
+        started = time.perf_counter()
+        try:
+            stats = play(seed, lambda record: progress.update())
+        except errors as error:
             raise CommandError(str(error)) from None
         finally:
             progress.close()
         elapsed = time.perf_counter() - started
-
         summary = {
             **stats.summary(),
             "seed": seed,
-            "blind": options["blind"],
-            "reveal_bias": reveal_bias,
+            **settings,
             "elapsed_seconds": round(elapsed, 3),
             "games_per_second": round(games / elapsed, 1) if elapsed else None,
         }
         if options["json"]:
             self.stdout.write(json.dumps(summary, indent=2))
         else:
-            self.stdout.write(self.format_summary(summary, seed_given=seed_given))
+            self.stdout.write(format_summary(summary, seed_given=seed_given))
 
     @staticmethod
     def seed(options) -> tuple[int, bool]:
@@ -188,30 +201,16 @@ class Command(BaseCommand):
         if options["reveal_bias"] is not None:
             raise CommandError("--reveal-bias is for Piratz; choose Rattenscharf play by --policy.")
         policies = tuple(options["policy"] or ("strong",))
-        seed, seed_given = self.seed(options)
-        progress = self.progress(games, options)
-        started = time.perf_counter()
-        try:
-            stats = simulate_rattenscharf(
-                games, policies, seed=seed, on_game=lambda record: progress.update()
-            )
-        except ValueError as error:
-            raise CommandError(str(error)) from None
-        except SimulationError as error:
-            raise CommandError(str(error)) from None
-        finally:
-            progress.close()
-        elapsed = time.perf_counter() - started
-        summary = {
-            **stats.summary(),
-            "seed": seed,
-            "elapsed_seconds": round(elapsed, 3),
-            "games_per_second": round(games / elapsed, 1) if elapsed else None,
-        }
-        if options["json"]:
-            self.stdout.write(json.dumps(summary, indent=2))
-        else:
-            self.stdout.write(self.format_rattenscharf(summary, seed_given=seed_given))
+        self.run(
+            games,
+            options,
+            lambda seed, on_game: simulate_rattenscharf(
+                games, policies, seed=seed, on_game=on_game
+            ),
+            settings={},
+            format_summary=self.format_rattenscharf,
+            errors=(ValueError, SimulationError),
+        )
 
     @staticmethod
     def format_rattenscharf(summary: dict, *, seed_given: bool) -> str:
