@@ -11,6 +11,7 @@ from games.models import Game, Move
 from games.rules import piratz, rattenscharf
 from games.rules.rattenscharf.strips import STRIP_IDS
 from tests.factories import client_for, start_game
+from tests.rules.rattenscharf.helpers import GAME_R, order
 
 from .playthrough import play_over_http
 from .secrets_scan import assert_no_secrets
@@ -19,7 +20,6 @@ pytestmark = pytest.mark.django_db
 
 # RATTENSCHARF.md Example 5 (game R): red lays a rat, green ends its turn 4 with more green
 # rats visible than the limit and loses by rats (R22, R23).
-GAME_R = [17, 20, 18, 24, 33, 41, 42]
 EXAMPLE_5 = [
     (0, {"strip": 17, "x": 2, "y": 0, "orientation": "h", "flip": False}),
     (1, {"strip": 20, "x": -1, "y": 1, "orientation": "h", "flip": False}),
@@ -31,9 +31,14 @@ EXAMPLE_5 = [
 ]
 
 
-def order(*first: int) -> list[int]:
-    """A whole draw pile: ``first``, then every other strip by id (the examples' rule)."""
-    return [*first, *(s for s in STRIP_IDS if s not in first)]
+# Example 5's first placement, legal in the duel's game at version 0; ``spoiled`` changes it.
+LEGAL_BODY = {"version": 0, "action": "place", **EXAMPLE_5[0][1]}
+
+
+def spoiled(**changes) -> dict:
+    """``LEGAL_BODY`` with ``changes``; a change to None leaves that field out."""
+    body = {**LEGAL_BODY, **changes}
+    return {key: value for key, value in body.items() if value is not None}
 
 
 def place(client, game, version, **fields):
@@ -186,118 +191,21 @@ def test_log_reveals_the_next_hand_on_moves_that_end_a_turn(duel, anna, bert):
 @pytest.mark.parametrize(
     "body",
     [
-        {"version": 0, "action": "place", "strip": 17, "x": 2, "y": 0, "orientation": "h"},
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-            "treasure": "coins",
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": True,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": "2",
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": 2,
-            "y": False,
-            "orientation": "h",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": 2,
-            "y": 0,
-            "orientation": "d",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": 0,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 0,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 43,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": 16,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17,
-            "x": 0,
-            "y": -16,
-            "orientation": "v",
-            "flip": False,
-        },
-        {
-            "version": 0,
-            "action": "place",
-            "strip": 17.0,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
+        spoiled(flip=None),
+        spoiled(treasure="coins"),
+        spoiled(strip=True),
+        spoiled(x="2"),
+        spoiled(y=False),
+        spoiled(orientation="d"),
+        spoiled(flip=0),
+        spoiled(strip=0),
+        spoiled(strip=43),
+        spoiled(x=16),
+        spoiled(x=0, y=-16, orientation="v"),
+        spoiled(strip=17.0),
         {"version": 0, "action": "reveal"},
         {"version": 0, "action": "pass", "treasure": "coins", "bury": 12},
-        {
-            "version": "0",
-            "action": "place",
-            "strip": 17,
-            "x": 2,
-            "y": 0,
-            "orientation": "h",
-            "flip": False,
-        },
+        spoiled(version="0"),
     ],
 )
 def test_placements_that_can_never_be_legal_are_invalid(duel, anna, body):
