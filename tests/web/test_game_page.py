@@ -165,3 +165,15 @@ def test_the_deadline_is_shown_in_the_readers_time_zone(anna, bert, time_machine
     page = client.get(reverse("games:game", args=[game.id])).content.decode()
     # 72 hours after Tuesday 09:00 UTC, read in Berlin.
     assert "the turn ends Friday 22 November, 10:00 CET" in page
+
+
+@pytest.mark.parametrize("name", ["piratz", "rattenscharf"])
+def test_an_ended_games_table_says_how_it_ended(name, anna, bert, moderator):
+    """Every game's table words its end the same way (games/_game_ended.html)."""
+    game = start_game([anna, bert], game=name)
+    actions.do_abort_game(game.id, moderator, reason="test")
+    client = Client()
+    client.force_login(anna)
+    body = client.get(f"/games/{game.id}/").content.decode()
+    assert "This game was aborted: aborted by a moderator. The table stays as it ended." in body
+    assert "The game is over." not in body
