@@ -22,7 +22,7 @@ from games.movelog import public_log
 from games.rules import rattenscharf as rs
 from games.tables import rattenscharf as rs_table
 from tests.browser.hidden import PileOrderScan
-from tests.rules.rattenscharf.helpers import GAME_A, GAME_R, act, order
+from tests.rules.rattenscharf.helpers import EXAMPLE_5, GAME_A, GAME_R, act, order
 from tests.web.test_table import messages_of, move_forms, page_of, signed_in, submit, table_url
 
 pytestmark = pytest.mark.django_db
@@ -122,14 +122,8 @@ def test_r20_each_option_says_what_it_would_score_and_the_rats_it_leaves(anna, b
     data = play_data(page)
     assert data["moves"]["13"]["0,0,h"][0] == [0, 1, 0, 0, 0]
 
-    rats = play(
-        rattenscharf_game(anna, bert, first=GAME_R),
-        [anna, bert],
-        act(17, 2, 0),
-        act(20, -1, 1),
-        act(18, 2, 1),
-        act(24, -1, 2),  # red's third visible rat, harmless mid-turn (R22)
-    )
+    # Example 5's fourth placement shows red's third visible rat, harmless mid-turn (R22).
+    rats = play(rattenscharf_game(anna, bert, first=GAME_R), [anna, bert], *EXAMPLE_5[:4])
     page = page_of(signed_in(anna), rats)
     # Strip 33 is the turn's last: covering the rat at (3, 0) saves red, the rest loses.
     assert (
@@ -143,13 +137,7 @@ def test_r20_each_option_says_what_it_would_score_and_the_rats_it_leaves(anna, b
 
 
 def test_r22_two_visible_rats_of_a_colour_are_marked_as_danger(anna, bert):
-    game = play(
-        rattenscharf_game(anna, bert, first=GAME_R),
-        [anna, bert],
-        act(17, 2, 0),
-        act(20, -1, 1),
-        act(18, 2, 1),
-    )
+    game = play(rattenscharf_game(anna, bert, first=GAME_R), [anna, bert], *EXAMPLE_5[:3])
     page = page_of(signed_in(bert), game)
     red = page[page.index('data-seat="0"') : page.index('data-seat="1"')]
     green = page[page.index('data-seat="1"') :]

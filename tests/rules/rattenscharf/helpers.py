@@ -44,6 +44,19 @@ def act(strip, x, y, orientation="h", flip=False):
     }
 
 
+# RATTENSCHARF.md Example 5 (game GAME_R), placement by placement: red lays a rat, green's
+# turn 4 ends with three green rats visible and loses (R22, R23).
+EXAMPLE_5 = (
+    act(17, 2, 0),
+    act(20, -1, 1),
+    act(18, 2, 1),
+    act(24, -1, 2),
+    act(33, 1, 0),
+    act(41, 2, 2),
+    act(42, 5, 0, "v"),
+)
+
+
 def play(state, *actions):
     """Apply each action for the seat to move; return the final state."""
     for action in actions:
