@@ -42,27 +42,35 @@ def worker(redis_url, tmp_path):
         broker.flushdb()
 
 
-def test_three_bots_and_a_human_play_a_whole_game_with_a_worker(worker, anna):
-    game = actions.do_create_game(anna, [anna.email, "bot:careful", "bot:random", "bot:strong"])
+def anna_plays_until_the_end(worker, game: Game, anna, choose, *, turns: int) -> None:
+    """Anna (seat 0) plays ``choose(row)`` on each of her turns while the worker plays the
+    bots', until the game ends (at most ``turns`` of hers); the game finished, with one move
+    per version (no task acted twice)."""
 
     def waits_for_anna_or_ended() -> bool:
         row = Game.objects.get(id=game.id)
         return row.status != GameStatus.ACTIVE or row.current_seat == 0
 
-    for _ in range(500):
+    for _ in range(turns):
         wait_until(waits_for_anna_or_ended, 30, "the bots to play up to Anna's turn")
         row = Game.objects.get(id=game.id)
         if row.status != GameStatus.ACTIVE:
             break
-        legal = row.rules.legal_actions(row.load_state(), 0)
-        # Anna passes when she can: the game moves on quickly.
-        move = next((a for a in legal if a["action"] in ("pass", "resolve_alarm")), legal[0])
-        actions.do_play_move(game.id, anna, row.version, move)
-
+        actions.do_play_move(game.id, anna, row.version, choose(row))
     row = Game.objects.get(id=game.id)
     assert row.status == GameStatus.FINISHED, worker.process.output()[-3000:]
+    assert Move.objects.filter(game=game).count() == row.version  # no task acted twice
+
+
+def test_three_bots_and_a_human_play_a_whole_game_with_a_worker(worker, anna):
+    game = actions.do_create_game(anna, [anna.email, "bot:careful", "bot:random", "bot:strong"])
+
+    def anna_passes_when_she_can(row: Game) -> dict:  # the game moves on quickly
+        legal = row.rules.legal_actions(row.load_state(), 0)
+        return next((a for a in legal if a["action"] in ("pass", "resolve_alarm")), legal[0])
+
+    anna_plays_until_the_end(worker, game, anna, anna_passes_when_she_can, turns=500)
     moves = Move.objects.filter(game=game)
-    assert moves.count() == row.version  # one move per version: no task acted twice
     bot_moves = moves.exclude(seat=0)
     assert bot_moves.count() > 0
     assert set(bot_moves.values_list("actor", "automatic").distinct()) == {(Actor.BOT, False)}
@@ -74,22 +82,11 @@ def test_a_rattenscharf_bot_plays_its_two_strip_turns_with_a_worker(worker, anna
     second (R17, R34); Anna lays R35's choice for her strips."""
     game = actions.do_create_game(anna, [anna.email, "bot:strong"], game="rattenscharf")
 
-    def waits_for_anna_or_ended() -> bool:
-        row = Game.objects.get(id=game.id)
-        return row.status != GameStatus.ACTIVE or row.current_seat == 0
-
-    for _ in range(60):  # 42 strips at most
-        wait_until(waits_for_anna_or_ended, 30, "the bot to play up to Anna's turn")
-        row = Game.objects.get(id=game.id)
-        if row.status != GameStatus.ACTIVE:
-            break
-        action = row.rules.timeout_action(row.load_state())
-        actions.do_play_move(game.id, anna, row.version, action)
-
-    row = Game.objects.get(id=game.id)
-    assert row.status == GameStatus.FINISHED, worker.process.output()[-3000:]
+    # 42 strips at most; Anna lays R35's choice.
+    anna_plays_until_the_end(
+        worker, game, anna, lambda row: row.rules.timeout_action(row.load_state()), turns=60
+    )
     moves = Move.objects.filter(game=game)
-    assert moves.count() == row.version  # one move per version: no task acted twice
     bot_moves = moves.filter(seat=1)
     assert set(bot_moves.values_list("actor", "automatic").distinct()) == {(Actor.BOT, False)}
     turns = list(bot_moves.values_list("round", flat=True))
