@@ -12,6 +12,7 @@ from games.rules.piratz import bots
 from games.rules.piratz.deck import DECK
 from games.rules.piratz.state import State
 from games.simulation import play_bot_game, seat_memory
+from tests.rules.bot_checks import checked_choice
 from tests.rules.test_view import VIEW_KEYS as CONTRACT_VIEW_KEYS
 
 # The keys of view(state, seat) as CONTRACT section 1 fixes them (test_view pins their
@@ -25,20 +26,6 @@ def test_the_rules_package_offers_the_bots_by_their_registry_names():
     assert piratz.choose_bot_action is bots.choose_action
 
 
-def checked_choice(seen):
-    """A ``choose`` for play_bot_game that checks every decision as the service would."""
-
-    def choose(view, level, rng, memory):
-        assert set(view) == VIEW_KEYS
-        action = piratz.choose_bot_action(view, level, rng, memory)
-        assert action in view["legal_actions"]
-        assert all(action is not legal for legal in view["legal_actions"])  # a fresh dict
-        seen.add(level)
-        return action
-
-    return choose
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     levels=st.lists(st.sampled_from(["random", "careful"]), min_size=2, max_size=4),
@@ -49,7 +36,9 @@ def test_random_and_careful_bots_play_whole_games_legally(levels, seed, blind):
     seen = set()
     # apply raises IllegalAction on an illegal action, and play_bot_game raises if the
     # game does not end; every decision is checked on top.
-    record = play_bot_game(levels, seed=seed, blind=blind, choose=checked_choice(seen))
+    record = play_bot_game(
+        levels, seed=seed, blind=blind, choose=checked_choice(piratz, VIEW_KEYS, seen)
+    )
     assert record.winners and len(record.scores) == len(levels)
     assert seen == set(levels)
 
@@ -65,7 +54,9 @@ def test_games_with_a_strong_bot_are_played_legally_to_the_end(others, strong_se
     levels = list(others)
     levels.insert(strong_seat % (len(levels) + 1), "strong")
     seen = set()
-    record = play_bot_game(levels, seed=seed, blind=blind, choose=checked_choice(seen))
+    record = play_bot_game(
+        levels, seed=seed, blind=blind, choose=checked_choice(piratz, VIEW_KEYS, seen)
+    )
     assert record.winners
     assert "strong" in seen
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from games.rules import rattenscharf as rs
 from games.rules.rattenscharf import bots
 from games.simulation import play_bot_game, tournament
+from tests.rules.bot_checks import checked_choice
 
 from .helpers import GAME_R, act, game, play
 
@@ -20,20 +21,6 @@ def test_the_rules_package_offers_the_bots_by_their_registry_names():
     assert rs.choose_bot_action is bots.choose_action
 
 
-def checked_choice(seen):
-    """A ``choose`` for play_bot_game that checks every decision as the service would."""
-
-    def choose(view, level, rng, memory):
-        assert set(view) == VIEW_KEYS
-        action = rs.choose_bot_action(view, level, rng, memory)
-        assert action in view["legal_actions"]
-        assert all(action is not legal for legal in view["legal_actions"])  # a fresh dict
-        seen.add(level)
-        return action
-
-    return choose
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     levels=st.lists(st.sampled_from(["random", "careful"]), min_size=2, max_size=2),
@@ -43,7 +30,9 @@ def test_random_and_careful_bots_play_whole_games_legally(levels, seed):
     seen = set()
     # apply raises IllegalAction on an illegal action (R28-R30), and play_bot_game raises
     # if the game does not end.
-    record = play_bot_game(levels, seed=seed, choose=checked_choice(seen), game="rattenscharf")
+    record = play_bot_game(
+        levels, seed=seed, choose=checked_choice(rs, VIEW_KEYS, seen), game="rattenscharf"
+    )
     assert record.winners and len(record.scores) == 2
     assert seen == set(levels)
 
@@ -56,7 +45,9 @@ def test_games_with_a_strong_bot_are_played_legally_to_the_end(other, strong_sea
     levels = [other]
     levels.insert(strong_seat, "strong")
     seen = set()
-    record = play_bot_game(levels, seed=seed, choose=checked_choice(seen), game="rattenscharf")
+    record = play_bot_game(
+        levels, seed=seed, choose=checked_choice(rs, VIEW_KEYS, seen), game="rattenscharf"
+    )
     assert record.winners and "strong" in seen
 
 
