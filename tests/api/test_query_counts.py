@@ -51,6 +51,17 @@ def counted(request):
     return response, statements(context)
 
 
+def counted_move(client, game: Game, version: int, action: dict) -> list[str]:
+    """Play ``action`` at ``version`` over the API as ``client``; the SQL statements it ran."""
+    response, sql = counted(
+        lambda: client.post(
+            f"/api/games/{game.id}/moves/", {"version": version, **action}, format="json"
+        )
+    )
+    assert response.status_code == 200, response.json()
+    return sql
+
+
 @dataclass(frozen=True)
 class MoveCost:
     number: int
@@ -90,14 +101,7 @@ def play_counting(seated, *, seed: int) -> tuple[Game, list, list[MoveCost], lis
     while not piratz.is_finished(state):
         seat = piratz.current_seat(state)
         action = choose_action(piratz.legal_actions(state, seat), rng, reveal_bias=0.7)
-        response, sql = counted(
-            lambda seat=seat, action=action: clients[seat].post(
-                f"/api/games/{game.id}/moves/",
-                {"version": len(moves), **action},
-                format="json",
-            )
-        )
-        assert response.status_code == 200, response.json()
+        sql = counted_move(clients[seat], game, len(moves), action)
         before = state
         state = piratz.apply(state, seat, action)
         moves.append(
@@ -209,14 +213,7 @@ def test_rattenscharf_moves_cost_as_few_queries_as_piratz_moves(anna, bert):
     while not rattenscharf.is_finished(state):
         seat = rattenscharf.current_seat(state)
         action = rattenscharf.timeout_action(state)  # careful play: the game runs its length
-        response, sql = counted(
-            lambda seat=seat, action=action: clients[seat].post(
-                f"/api/games/{game.id}/moves/",
-                {"version": len(costs), **action},
-                format="json",
-            )
-        )
-        assert response.status_code == 200, response.json()
+        sql = counted_move(clients[seat], game, len(costs), action)
         after = rattenscharf.apply(state, seat, action)
         costs.append(
             (after.turn != state.turn, rattenscharf.is_finished(after), len(sql), state.turn)
