@@ -125,14 +125,27 @@ _STATUS = {
     "description": "active, finished, or aborted (by a moderator, or abandoned).",
 }
 
-# Game name -> the JSON Schema of its rules' view (CONTRACT section 1, RATTENSCHARF.md R31).
-TABLE_SCHEMAS = {
-    "piratz": _object(
+
+def _view(game: str, fields: dict, description: str) -> dict:
+    """The schema of ``game``'s view: the keys every game's view starts with (its name, the
+    number of players, the reader's seat, the status), then its own ``fields``."""
+    return _object(
         {
-            "game": {"type": "string", "enum": ["piratz"]},
+            "game": {"type": "string", "enum": [game]},
             "players": _INT,
             "seat": {**_NULLABLE_INT, "description": "Your seat; null for a spectator."},
             "status": _STATUS,
+            **fields,
+        },
+        description=description,
+    )
+
+
+# Game name -> the JSON Schema of its rules' view (CONTRACT section 1, RATTENSCHARF.md R31).
+TABLE_SCHEMAS = {
+    "piratz": _view(
+        "piratz",
+        {
             "round": _INT,
             "current_seat": _NULLABLE_INT,
             "phase": {
@@ -169,12 +182,9 @@ TABLE_SCHEMAS = {
         },
         description="A Piratz table as one seat may see it (CONTRACT section 1, view).",
     ),
-    "rattenscharf": _object(
+    "rattenscharf": _view(
+        "rattenscharf",
         {
-            "game": {"type": "string", "enum": ["rattenscharf"]},
-            "players": _INT,
-            "seat": {**_NULLABLE_INT, "description": "Your seat; null for a spectator."},
-            "status": _STATUS,
             "turn": _INT,
             "current_seat": _NULLABLE_INT,
             "colours": _list(_STR),
