@@ -25,6 +25,8 @@ Levels (``LEVELS``):
 import random
 from collections.abc import Sequence
 
+from games.rules.common import checked_bot_choice
+
 from .deck import DECK, TREASURES
 from .engine import apply
 from .state import ALARM, TURN, State
@@ -67,21 +69,14 @@ def choose_action(view: dict, level: str, rng: random.Random, memory: Sequence[d
     randomness used. The result is always one of ``view["legal_actions"]``. Raises
     ``ValueError`` for an unknown level or a view with no legal actions.
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
-    legal = view["legal_actions"]
-    if not legal:
-        raise ValueError("the view has no legal actions: it is not this seat's move")
-    if level == "random":
-        action = random_action(legal, rng)
-    else:
+
+    def choose(legal: list[dict]) -> dict:
+        if level == "random":
+            return random_action(legal, rng)
         table = _Table.from_view(view, memory)
-        action = _careful(table) if level == "careful" else _strong(table, rng)
-    # Never hand back an action the view does not list (e.g. a policy bug): the service
-    # would reject it and the bot's seat would stall.
-    if action not in legal:
-        raise AssertionError(f"bot chose {action!r}, which is not legal here")
-    return dict(action)
+        return _careful(table) if level == "careful" else _strong(table, rng)
+
+    return checked_bot_choice(view, level, LEVELS, choose)
 
 
 # --- what the seat knows -----------------------------------------------------------------

@@ -1,5 +1,7 @@
 """IllegalAction and the catalogue of its codes, the one place the REST layer maps from."""
 
+from games.rules.common import IllegalActionBase
+
 # code -> what it means. The REST layer maps "malformed_action" to 400 invalid,
 # "not_your_turn" to 409 not_your_turn and every other code to 400 illegal_action.
 ERROR_CODES = {
@@ -21,20 +23,8 @@ ERROR_CODES = {
 }
 
 
-class IllegalAction(ValueError):
-    """An action that is malformed or not legal now; ``code`` is a key of ``ERROR_CODES``.
+class IllegalAction(IllegalActionBase):
+    """An action that is malformed or not legal now; ``code`` is a key of ``ERROR_CODES``
+    (the shape is ``games.rules.common.IllegalActionBase``)."""
 
-    Raised before anything is computed for the next state, so the state passed in is
-    always untouched.
-    """
-
-    def __init__(self, code, message):
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown IllegalAction code {code!r}")
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __reduce__(self):
-        # Keeps the exception picklable (e.g. across Celery or multiprocessing).
-        return (self.__class__, (self.code, self.message))
+    ERROR_CODES = ERROR_CODES

@@ -27,6 +27,8 @@ Levels (``LEVELS``):
 
 from collections.abc import Sequence
 
+from games.rules.common import checked_bot_choice
+
 from .board import (
     final_scoring,
     is_stuck,
@@ -73,21 +75,14 @@ def choose_action(view: dict, level: str, rng, memory: Sequence[dict] = ()) -> d
     ``view["legal_actions"]``. Raises ``ValueError`` for an unknown level or a view with no
     legal actions.
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
-    legal = view["legal_actions"]
-    if not legal:
-        raise ValueError("the view has no legal actions: it is not this seat's move")
-    if level == "random":
-        action = rng.choice(legal)
-    else:
+
+    def choose(legal: list[dict]) -> dict:
+        if level == "random":
+            return rng.choice(legal)
         table = _Table(view)
-        action = _careful(table) if level == "careful" else _strong(table)
-    # Never hand back an action the view does not list (e.g. a policy bug): the service
-    # would reject it and the bot's seat would stall.
-    if action not in legal:
-        raise AssertionError(f"bot chose {action!r}, which is not legal here")
-    return dict(action)
+        return _careful(table) if level == "careful" else _strong(table)
+
+    return checked_bot_choice(view, level, LEVELS, choose)
 
 
 # --- what the seat knows -------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """IllegalAction and the catalogue of its codes (R30), in the order apply checks them."""
 
+from games.rules.common import IllegalActionBase
+
 ERROR_CODES = {
     "game_over": "the game is over; no action is legal",
     "not_your_turn": "it is another seat's move (or no seat of this game)",
@@ -15,19 +17,8 @@ ERROR_CODES = {
 }
 
 
-class IllegalAction(ValueError):
-    """An action that is malformed or not legal now; ``code`` is a key of ``ERROR_CODES``.
+class IllegalAction(IllegalActionBase):
+    """An action that is malformed or not legal now; ``code`` is a key of ``ERROR_CODES``
+    (the shape is ``games.rules.common.IllegalActionBase``)."""
 
-    Raised before anything of the next state is built, so the state passed in is untouched.
-    """
-
-    def __init__(self, code, message):
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown IllegalAction code {code!r}")
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __reduce__(self):
-        # Keeps the exception picklable (e.g. across Celery or multiprocessing).
-        return (self.__class__, (self.code, self.message))
+    ERROR_CODES = ERROR_CODES
