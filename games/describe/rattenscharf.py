@@ -71,13 +71,15 @@ def symbol_code(symbol: str) -> str:
     return colour[:1] + name[:1].upper() + name[1:2]
 
 
+def field_names(fields) -> str:
+    """A strip's fields in words, in the order given: ``"red chili, green basil, empty"``."""
+    return ", ".join(symbol_name(f) for f in fields)
+
+
 def describe_strip(strip: int, fields: list[str] | None = None) -> str:
     """``"strip 17 (red chili, green basil, red saffron)"`` (fields as printed, or as given)."""
     fields = list(STRIPS[strip]) if fields is None else fields
-    return _("strip %(id)d (%(fields)s)") % {
-        "id": strip,
-        "fields": ", ".join(symbol_name(f) for f in fields),
-    }
+    return _("strip %(id)d (%(fields)s)") % {"id": strip, "fields": field_names(fields)}
 
 
 def _laid_fields(action: dict) -> list[str]:

@@ -4,13 +4,13 @@ legal placements with what each would do, ready for ``templates/games/rattenscha
 Built only from ``Game.table_view(seat)`` (R31: public apart from the pile's order, which
 it does not hold) and ``public_log``, so the page shows nothing the API would not. The
 previews come from ``games.rules.rattenscharf.preview``, which reads the view's board only;
-the move log is told in ``games.describe.rattenscharf``'s words, as in the emails.
+symbols, colours, strips, scoring, the result and the move log are told in
+``games.describe.rattenscharf``'s words, as in the emails and the replay.
 """
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
-from games import describe
 from games.describe import rattenscharf as words
 from games.errors import GameError
 from games.models import Game
@@ -19,22 +19,8 @@ from games.rules.rattenscharf.board import laid_fields
 from games.rules.rattenscharf.engine import RAT_LIMIT
 from games.rules.rattenscharf.preview import previews
 
-# What each symbol is called (R2): the board's titles, the lists and the previews.
-SYMBOL_WORDS = {
-    "red:chili": gettext_lazy("red chili"),
-    "red:paprika": gettext_lazy("red paprika"),
-    "red:saffron": gettext_lazy("red saffron"),
-    "red:cinnamon": gettext_lazy("red cinnamon"),
-    "green:jalapeno": gettext_lazy("green jalapeño"),
-    "green:basil": gettext_lazy("green basil"),
-    "green:cardamom": gettext_lazy("green cardamom"),
-    "green:wasabi": gettext_lazy("green wasabi"),
-    "red:rat": gettext_lazy("red rat"),
-    "green:rat": gettext_lazy("green rat"),
-    "empty": gettext_lazy("empty field"),
-    "start": gettext_lazy("start field"),
-}
-COLOUR_WORDS = {"red": gettext_lazy("red"), "green": gettext_lazy("green")}
+# The page's own words: the move form's directions. Symbols, colours, strips, scoring
+# and the result are told in ``games.describe.rattenscharf``'s words, as everywhere.
 DIRECTION_WORDS = {"h": gettext_lazy("across"), "v": gettext_lazy("down")}
 
 # The move form's fields besides ``version``: the strip, and where it goes as one value
@@ -42,17 +28,9 @@ DIRECTION_WORDS = {"h": gettext_lazy("across"), "v": gettext_lazy("down")}
 PLACEMENT_SEPARATOR = ","
 
 
-def symbol_word(symbol: str) -> str:
-    return str(SYMBOL_WORDS.get(symbol, symbol))
-
-
 def symbol_id(symbol: str) -> str:
     """The id of the symbol's drawing (``games/rattenscharf/symbols.html``)."""
     return "rs-" + symbol.replace(":", "-")
-
-
-def strip_words(fields: list[str]) -> str:
-    return ", ".join(symbol_word(field) for field in fields)
 
 
 def placement_value(action: dict) -> str:
@@ -94,8 +72,8 @@ def preview_words(preview: dict, colours: list[str]) -> str:
         "points %(red)s %(red_points)d, %(green)s %(green_points)d; "
         "rats visible after: %(red)s %(red_rats)d, %(green)s %(green_rats)d"
     ) % {
-        "red": COLOUR_WORDS[colours[0]],
-        "green": COLOUR_WORDS[colours[1]],
+        "red": words.colour_name(colours[0]),
+        "green": words.colour_name(colours[1]),
         "red_points": preview["points"][0],
         "green_points": preview["points"][1],
         "red_rats": preview["rats"][0],
@@ -120,7 +98,7 @@ def placement_choices(view: dict, legal: list[dict], found: list[dict]) -> list[
             "x": action["x"],
             "y": action["y"],
             "direction": DIRECTION_WORDS[action["orientation"]],
-            "fields": strip_words(fields),
+            "fields": words.field_names(fields),
             "preview": preview_words(preview, view["colours"]),
         }
         if _loses(view, preview):
@@ -134,7 +112,7 @@ def placement_choices(view: dict, legal: list[dict], found: list[dict]) -> list[
 
 
 def _field(symbol: str) -> dict:
-    return {"symbol": symbol, "id": symbol_id(symbol), "word": symbol_word(symbol)}
+    return {"symbol": symbol, "id": symbol_id(symbol), "word": words.symbol_name(symbol)}
 
 
 def _strip(strip: dict) -> dict:
@@ -142,7 +120,7 @@ def _strip(strip: dict) -> dict:
     return {
         "id": strip["id"],
         "fields": [_field(symbol) for symbol in strip["fields"]],
-        "words": strip_words(strip["fields"]),
+        "words": words.field_names(strip["fields"]),
     }
 
 
@@ -176,8 +154,8 @@ def play_data(view: dict, legal: list[dict], found: list[dict]) -> dict:
                 "y": "{y}",
                 "direction": "{direction}",
                 "fields": "{fields}",
-                "red": COLOUR_WORDS[colours[0]],
-                "green": COLOUR_WORDS[colours[1]],
+                "red": words.colour_name(colours[0]),
+                "green": words.colour_name(colours[1]),
                 "rp": "{rp}",
                 "gp": "{gp}",
                 "rr": "{rr}",
@@ -192,56 +170,6 @@ def play_data(view: dict, legal: list[dict], found: list[dict]) -> dict:
             "h": str(DIRECTION_WORDS["h"]),
             "v": str(DIRECTION_WORDS["v"]),
         },
-    }
-
-
-def scoring_lines(events: list[dict], names: describe.Names) -> list[str]:
-    """Scoring events (``last_scoring``, ``final_scoring``) in words, one per group."""
-    return [
-        ngettext(
-            "%(spice)s, %(cells)d fields: %(points)d point for %(name)s",
-            "%(spice)s, %(cells)d fields: %(points)d points for %(name)s",
-            event["points"],
-        )
-        % {
-            "spice": symbol_word(event["spice"]),
-            "cells": len(event["cells"]),
-            "points": event["points"],
-            "name": names.name(event["seat"]),
-        }
-        for event in events
-    ]
-
-
-def describe_result(result: dict, names: describe.Names) -> dict:
-    """R32's result for the page: who won, why, and each player's points."""
-    players = [
-        {
-            "name": names.name(p["seat"]),
-            "colour": COLOUR_WORDS[p["colour"]],
-            "placement_points": p["placement_points"],
-            "final_points": p["final_points"],
-            "score": p["score"],
-            "winner": p["seat"] in result["winners"],
-        }
-        for p in result["players"]
-    ]
-    rats = None
-    if result["reason"] == "rats":
-        loser = result["rat_loser"]
-        rats = _(
-            "%(name)s ended a turn with %(rats)d %(colour)s rats visible and lost the game "
-            "(R23: no final scoring)."
-        ) % {
-            "name": names.subject(loser),
-            "rats": result["players"][loser]["visible_rats"],
-            "colour": COLOUR_WORDS[result["players"][loser]["colour"]],
-        }
-    return {
-        "players": players,
-        "rats": rats,
-        "final_scoring": scoring_lines(result["final_scoring"], names),
-        "shared": len(result["winners"]) > 1,
     }
 
 
@@ -261,7 +189,7 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         rats = view["visible_rats"][number]
         player.update(
             colour=view["colours"][number],
-            colour_word=COLOUR_WORDS[view["colours"][number]],
+            colour_word=words.colour_name(view["colours"][number]),
             score=view["scores"][number],
             rats=rats,
             # One more of their own rats at the end of their turn loses (R22).
@@ -275,9 +203,9 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         has_moves=bool(legal),
         choices=placement_choices(view, legal, found),
         play_data=play_data(view, legal, found) if legal else None,
-        last_scoring=scoring_lines(view["last_scoring"], names),
+        last_scoring=[words.event_text(words.as_event(e)) for e in view["last_scoring"]],
         rat_limit=RAT_LIMIT,
-        result=None if view["result"] is None else describe_result(view["result"], names),
+        result=None if view["result"] is None else words.describe_result(view["result"], names),
         # The public log in the words of the emails and the replay (automatic placements
         # marked), newest first: a player coming back wants what happened since.
         log=words.describe_moves(public_log(game, seat), names)[::-1],

@@ -9,7 +9,8 @@ Only the visible layer is read, so whatever draws a board shows nothing else.
 from django import template
 from django.utils.translation import gettext as _
 
-from games.tables.rattenscharf import symbol_id, symbol_word
+from games.describe.rattenscharf import symbol_name
+from games.tables.rattenscharf import symbol_id
 
 register = template.Library()
 
@@ -92,11 +93,11 @@ def rattenscharf_layout(board_view: dict) -> dict:
                 "left": x * CELL,
                 "top": y * CELL,
                 "symbol_id": symbol_id(cell["symbol"]),
-                "word": symbol_word(cell["symbol"]),
+                "word": symbol_name(cell["symbol"]),
                 "shade": min(cell["height"], SHADES),
                 "scored": (x, y) in scored,
                 "label": _("(%(x)d, %(y)d): %(symbol)s, height %(height)d")
-                % {"x": x, "y": y, "symbol": symbol_word(cell["symbol"]), "height": cell["height"]},
+                % {"x": x, "y": y, "symbol": symbol_name(cell["symbol"]), "height": cell["height"]},
             }
         )
     # One cell of room above and to the left for the coordinates.

@@ -20,6 +20,7 @@ from games.describe import rattenscharf as words
 from games.models import Game
 from games.movelog import public_log
 from games.rules import rattenscharf as rs
+from games.rules.rattenscharf.strips import STRIPS
 from games.tables import rattenscharf as rs_table
 from tests.browser.hidden import PileOrderScan
 from tests.rules.rattenscharf.helpers import EXAMPLE_5, GAME_A, GAME_R, act, order
@@ -78,7 +79,7 @@ def test_the_board_is_drawn_for_both_seats_and_a_spectator(anna, bert, moderator
         assert "<title>Rattenscharf with Anna, Bert" in page
         assert "<h1>Rattenscharf with Anna, Bert</h1>" in page
         for cell in view["cells"]:
-            label = f"({cell['x']}, {cell['y']}): {rs_table.symbol_word(cell['symbol'])}"
+            label = f"({cell['x']}, {cell['y']}): {words.symbol_name(cell['symbol'])}"
             assert f"<title>{label}, height {cell['height']}</title>" in page
         assert page.count('class="rs-cell"') == len(view["cells"])
         assert "Draw pile: 39 strips." in page
@@ -127,7 +128,7 @@ def test_r20_each_option_says_what_it_would_score_and_the_rats_it_leaves(anna, b
     page = page_of(signed_in(anna), rats)
     # Strip 33 is the turn's last: covering the rat at (3, 0) saves red, the rest loses.
     assert (
-        '<option value="1,0,h,0">from (1, 0) across: red cinnamon, green jalapeño, empty field'
+        '<option value="1,0,h,0">from (1, 0) across: red cinnamon, green jalapeno, empty'
         " — points red 0, green 1; rats visible after: red 2, green 1</option>"
     ) in page
     moves = play_data(page)["moves"]["33"]
@@ -306,9 +307,15 @@ def test_a_finished_game_shows_the_final_scores_and_no_forms(anna, bert):
     assert "Final scores" in page and "Final scoring" in page and not move_forms(page)
     red = result["players"][0]
     assert (
-        f"Anna (red): {red['score']} points ({red['placement_points']} while laying, "
-        f"{red['final_points']} in the final scoring)"
+        f"You (red): {red['score']} points ({red['placement_points']} from placements, "
+        f"{red['final_points']} from the final scoring)"
     ) in page
+    # The words of the emails and the replay (games.describe.rattenscharf), R25 and R26.
+    assert "Every strip is placed: every group of 2 or more cells scored once more" in page
+    event = words.as_event(result["final_scoring"][0])
+    assert f"{words.event_text(event)} ({len(event[2])} cells)" in page
+    marker = "shares the win" if len(result["winners"]) > 1 else "winner"
+    assert page.count(f"— <strong>{marker}</strong>") == len(result["winners"])
 
 
 def test_the_board_include_draws_any_view_shaped_dict():
@@ -341,9 +348,11 @@ def test_the_board_include_draws_any_view_shaped_dict():
 
 
 def test_every_symbol_has_its_own_drawing_and_words():
-    """R2: 8 spices, 2 rats, empty and start, each distinct, each with a text alternative."""
+    """R2: 8 spices, 2 rats, empty and start, each distinct, each with a text alternative
+    in the words of the emails (games.describe.rattenscharf)."""
     symbols = render_to_string("games/rattenscharf/symbols.html")
-    assert set(rs_table.SYMBOL_WORDS) == {
+    every = {field for fields in STRIPS.values() for field in fields} | {"start"}
+    assert every == {
         *(
             f"{colour}:{name}"
             for colour in ("red",)
@@ -355,9 +364,9 @@ def test_every_symbol_has_its_own_drawing_and_words():
         "empty",
         "start",
     }
-    for symbol in rs_table.SYMBOL_WORDS:
+    for symbol in every:
         assert f'<symbol id="{rs_table.symbol_id(symbol)}"' in symbols
-    assert len({str(word) for word in rs_table.SYMBOL_WORDS.values()}) == 12
+    assert len({words.symbol_name(symbol) for symbol in every}) == 12
 
 
 # --- The create form, my games and the home page name each game ---------------------------
