@@ -13,6 +13,7 @@ from games import describe
 from games.errors import GameError
 from games.models import Game
 from games.movelog import public_log
+from games.table import basic_context
 
 # The move form's fields besides ``version`` and ``action``, per action (CONTRACT section 1).
 MOVE_FIELDS = {
@@ -115,29 +116,18 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
     ``on_vacation_until``); ``zone`` is the viewer's time zone for every moment shown.
     None before the game starts.
     """
-    view = game.table_view(seat)
-    if view is None:
+    context = basic_context(game, seat, zone)
+    if not context:
         return {}
-    seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = describe.Names([s.public_name for s in seats], seat)
-    current = view["current_seat"]
-    players = []
-    for seat_row, collected in zip(seats, view["collected"], strict=True):
-        number = seat_row.seat
+    view = context["view"]
+    names = context.pop("names")
+    for player, collected in zip(context["players"], view["collected"], strict=True):
         cards = collected["cards"]
-        until = getattr(seat_row, "on_vacation_until", None)
-        players.append(
-            {
-                "seat": number,
-                "name": seat_row.public_name,
-                "is_viewer": number == seat,
-                "is_current": number == current,
-                "holds_spade": view["spades"][number],
-                "count": collected["count"],
-                "cards": cards,
-                "items": None if cards is None else describe.items_in(cards),
-                "vacation_until": describe.format_moment(until, zone) if until else "",
-            }
+        player.update(
+            holds_spade=view["spades"][player["seat"]],
+            count=collected["count"],
+            cards=cards,
+            items=None if cards is None else describe.items_in(cards),
         )
     moves = list(game.moves.order_by("number"))
     entries = public_log(game, seat, moves)
@@ -145,33 +135,30 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
     log = describe.describe_log(
         entries, rounds, game.round if game.is_active else None, names, game.rules.card
     )
-    # While a bot stands in for the viewer, it moves for them: no forms (they take the
-    # seat back first, games.views.take_back_seat).
-    bot_plays = any(s.seat == seat and s.bot for s in seats)
+    bot_plays = context["bot_plays"]
     legal = set() if bot_plays else {action["action"] for action in view["legal_actions"]}
-    return {
-        "view": view,
-        "players": players,
-        "buried": [
-            {"card": b["card"], "spade": names.spade(b["seat"]), "seat": b["seat"]}
-            for b in view["buried"]
-        ],
-        "cubes": [
-            {"treasure": treasure, "name": describe.treasure_name(treasure), "values": values}
-            for treasure, values in view["cubes"].items()
-        ],
-        "current_name": None if current is None else names.name(current),
-        "phase": str(describe.PHASE_WORDS.get(view["phase"] or "", "")),
-        "deadline": describe.format_moment(game.deadline, zone) if game.is_active else "",
-        "blind": view["unseen"] is None,
-        "result": None
-        if view["result"] is None
-        else describe.describe_result(view["result"], names),
-        # Newest first: a player coming back wants what happened since they last looked.
-        "log": log[::-1],
-        "can_reveal": "reveal" in legal,
-        "can_end_turn": "end_turn" in legal,
-        "pass_choices": [] if bot_plays else pass_choices(view),
-        "alarm_choices": [] if bot_plays else alarm_choices(view),
-        "has_moves": bool(legal),
-    }
+    context.update(
+        {
+            "buried": [
+                {"card": b["card"], "spade": names.spade(b["seat"]), "seat": b["seat"]}
+                for b in view["buried"]
+            ],
+            "cubes": [
+                {"treasure": treasure, "name": describe.treasure_name(treasure), "values": values}
+                for treasure, values in view["cubes"].items()
+            ],
+            "phase": str(describe.PHASE_WORDS.get(view["phase"] or "", "")),
+            "blind": view["unseen"] is None,
+            "result": None
+            if view["result"] is None
+            else describe.describe_result(view["result"], names),
+            # Newest first: a player coming back wants what happened since they last looked.
+            "log": log[::-1],
+            "can_reveal": "reveal" in legal,
+            "can_end_turn": "end_turn" in legal,
+            "pass_choices": [] if bot_plays else pass_choices(view),
+            "alarm_choices": [] if bot_plays else alarm_choices(view),
+            "has_moves": bool(legal),
+        }
+    )
+    return context

@@ -18,6 +18,7 @@ from games.movelog import public_log
 from games.rules.rattenscharf.board import laid_fields
 from games.rules.rattenscharf.engine import RAT_LIMIT
 from games.rules.rattenscharf.preview import previews
+from games.table import basic_context
 
 # The page's own words: the move form's directions. Symbols, colours, strips, scoring
 # and the result are told in ``games.describe.rattenscharf``'s words, as everywhere.
@@ -176,8 +177,6 @@ def play_data(view: dict, legal: list[dict], found: list[dict]) -> dict:
 def table_context(game: Game, seat: int | None, zone) -> dict:
     """Everything ``templates/games/rattenscharf/table.html`` draws for the viewer at
     ``seat`` (None: a spectator); empty before the game starts."""
-    from games.table import basic_context  # games.table finds this module by name
-
     context = basic_context(game, seat, zone)
     if not context:
         return {}
