@@ -231,14 +231,18 @@ MOVE_SERIALIZERS = {
     "piratz": PiratzMoveSerializer,
     "rattenscharf": RattenscharfMoveSerializer,
 }
-# Each serializer's action names, for the schema's discriminator (games.api.views).
-MOVE_ACTIONS = {
-    "piratz": list(PIRATZ_ACTION_FIELDS),
-    "rattenscharf": ["place"],
-}
 
 
-_SERIALIZER_OF_ACTION = {
+def _action_names(serializer_class) -> list[str]:
+    """The action names a move serializer accepts (its ``action`` field's choices)."""
+    return list(serializer_class().fields["action"].choices)
+
+
+# Each game's action names, as its serializer accepts them.
+MOVE_ACTIONS = {game: _action_names(s) for game, s in MOVE_SERIALIZERS.items()}
+# Action name -> the serializer that reads it: the body chooses (and the schema's
+# discriminator, games.api.views). Names are unique across games (a test holds them so).
+SERIALIZER_OF_ACTION = {
     action: MOVE_SERIALIZERS[game] for game, names in MOVE_ACTIONS.items() for action in names
 }
 
@@ -252,7 +256,7 @@ def move_serializer_for_action(action) -> type[serializers.Serializer]:
     """
     if not isinstance(action, str):
         return AnyGameMoveSerializer
-    return _SERIALIZER_OF_ACTION.get(action, AnyGameMoveSerializer)
+    return SERIALIZER_OF_ACTION.get(action, AnyGameMoveSerializer)
 
 
 class SeatBotSerializer(serializers.Serializer):

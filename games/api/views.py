@@ -15,8 +15,7 @@ from rest_framework.response import Response
 from games import actions, queries
 from games.api.errors import ApiError, refused
 from games.api.serializers import (
-    MOVE_ACTIONS,
-    MOVE_SERIALIZERS,
+    SERIALIZER_OF_ACTION,
     AcceptRequestSerializer,
     ErrorSerializer,
     GameCreateSerializer,
@@ -142,11 +141,7 @@ decline_invitation = extend_schema(summary="Decline your seat; the game is cance
         request=PolymorphicProxySerializer(
             component_name="Move",
             # One shape per game, told apart by the action's name (each game's own).
-            serializers={
-                action: MOVE_SERIALIZERS[game]
-                for game, names in MOVE_ACTIONS.items()
-                for action in names
-            },
+            serializers=SERIALIZER_OF_ACTION,
             resource_type_field_name="action",
         ),
         responses={
