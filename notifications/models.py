@@ -80,24 +80,22 @@ class _RenderedOnRead(DeferredAttribute):
         instance.__dict__[self.field.attname] = value
 
 
-class RenderedCharField(models.CharField):
-    """A content field of ``OutboundEmail`` (see ``_RenderedOnRead``); saving writes what
-    the instance holds, never a rendering made only to be read."""
+class _StoredAsHeld:
+    """What both content fields share: read through ``_RenderedOnRead``, and saved as the
+    instance holds them, never a rendering made only to be read."""
 
     descriptor_class = _RenderedOnRead
 
     def pre_save(self, model_instance, add):
-        # What the row holds, never a rendering: saving must not render the email.
         return model_instance.__dict__.get(self.attname)
 
 
-class RenderedTextField(models.TextField):
+class RenderedCharField(_StoredAsHeld, models.CharField):
+    """A content field of ``OutboundEmail`` (see ``_RenderedOnRead``)."""
+
+
+class RenderedTextField(_StoredAsHeld, models.TextField):
     """The text counterpart of ``RenderedCharField``."""
-
-    descriptor_class = _RenderedOnRead
-
-    def pre_save(self, model_instance, add):
-        return model_instance.__dict__.get(self.attname)
 
 
 class OutboundEmail(models.Model):
