@@ -97,15 +97,13 @@ def _query_enabled_webhooks(game_id) -> list[Webhook]:
         Webhook.objects.filter(game_id=game_id, disabled_at__isnull=True).select_related("owner")
     )
     if not webhooks and cache is not None:
-        try:
-            cache.set(key, True, NO_WEBHOOKS_SECONDS)
-        except Exception:
-            logger.warning("Webhooks: cache unwritable", exc_info=True)
+        remember_no_webhooks(game_id)
     return webhooks
 
 
 def remember_no_webhooks(game_id) -> None:
-    """A game just created has no webhook: its moves need not ask (best effort)."""
+    """The game has no enabled webhook (just created, or a move found none): its moves
+    need not ask (best effort)."""
     cache = _cache()
     try:
         if cache is not None:
