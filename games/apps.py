@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from games import bots, events
+        from games import bots, events, notify  # noqa: F401  (notify: its email composers)
 
         # When the turn passes to a bot, its task is scheduled (after commit).
         events.move_applied.connect(bots.on_move_applied, dispatch_uid="bots.move_applied")

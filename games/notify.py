@@ -13,9 +13,11 @@ from games.describe import Names, format_moment, words_for
 from games.errors import GameError
 from games.models import EndReason, Game, GameStatus, Move, Seat
 from games.movelog import public_log
+from games.queries import SEATS_WITH_USERS
 from mailin.tokens import reply_address
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
+from notifications.rendering import Composed, composer
 
 
 def queue_invitation(game: Game, seat: Seat) -> None:
@@ -134,6 +136,10 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     zone, and the recap of every move since the player's own last one, built from the
     public move log. Waits for the end of the player's quiet hours. None for a suspended
     player, whose turn times out at once, and for a seat a bot plays.
+
+    The email is composed when it is sent (``_compose_turn_email``, in the worker) from
+    a snapshot of the game as it is now: it shows this turn however far the game has
+    moved on by then.
     """
     seat_row = _seat(game, seat)
     if seat_row.bot:
@@ -145,13 +151,48 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
         return None
     # Replying to the email with a move plays it (mailin): the token names this version.
     reply_to = reply_address(game.id, seat, seat_row.user_id, game.version)
-    with translation.override(language_of(seat_row.user)):
-        context = _game_context(game, seat_row, prefs)
-        context["recap"] = recap(game, seat)
-        context["reply_by_email"] = reply_to is not None
-        return _queue_game_email(
-            game, seat_row.user, prefs, EmailKind.YOUR_TURN, context, reply_to=reply_to
-        )
+    # Why not compose it here: the recap reads the whole move log and the table is put
+    # in words, more work than the rest of the move, under the game's row lock
+    # (BENCHMARKS.md "Move path"). What may change before it is sent is in the snapshot.
+    snapshot = Composed(
+        TURN_EMAIL_COMPOSER,
+        {
+            "game_id": str(game.id),
+            "seat": seat,
+            "version": game.version,
+            "round_number": game.round,
+            # The player's view, never the state: it holds the draw order and the key.
+            "table_view": game.rules.view(game.load_state(), seat),
+            "deadline": game.deadline,
+            "reply_by_email": reply_to is not None,
+            # The one the List-Unsubscribe header holds (its token is timestamped).
+            "unsubscribe_link": unsubscribe_url(seat_row.user, EmailKind.YOUR_TURN),
+        },
+    )
+    return _queue_game_email(
+        game, seat_row.user, prefs, EmailKind.YOUR_TURN, snapshot, reply_to=reply_to
+    )
+
+
+TURN_EMAIL_COMPOSER = "games.your_turn"
+
+
+@composer(TURN_EMAIL_COMPOSER)
+def _compose_turn_email(
+    *, game_id, seat, version, round_number, table_view, deadline, reply_by_email, unsubscribe_link
+) -> dict:
+    """The context of ``queue_turn_email``'s email, as it was when the turn began at
+    ``version``: the table as the player saw it then (``table_view``), the recap of the
+    moves up to ``version``, that turn's ``deadline``; names and settings as they are now."""
+    game = Game.objects.prefetch_related(SEATS_WITH_USERS).get(id=game_id)
+    # The game as it was when the turn began, on this unsaved instance only.
+    game.version, game.round, game.deadline = version, round_number, deadline
+    game.status, game.current_seat = GameStatus.ACTIVE, seat
+    seat_row = _seat(game, seat)
+    context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
+    context["recap"] = recap(game, seat)
+    context["reply_by_email"] = reply_by_email
+    return _with_footer(context, unsubscribe_link)
 
 
 def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
@@ -370,7 +411,8 @@ def recap(game: Game, seat: int) -> list[str]:
     automatic moves, rat alerts and the end of each round (Piratz), or each strip's
     place and scoring and the strips drawn (Rattenscharf).
     """
-    moves = list(Move.objects.filter(game=game).order_by("number"))
+    # Up to the game's version: a turn email composed later shows its turn, not the next.
+    moves = list(Move.objects.filter(game=game, number__lte=game.version).order_by("number"))
     entries = public_log(game, seat, moves)
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
     rounds = {move.number: move.round for move in moves}
@@ -398,8 +440,11 @@ def _seat(game: Game, seat: int) -> Seat:
     return next(s for s in _seats(game) if s.seat == seat)
 
 
-def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True) -> dict:
-    """What every game email shows: the players, the link, the deadline, the table."""
+def _game_context(
+    game: Game, seat_row: Seat, prefs, *, with_table: bool = True, table_view: dict | None = None
+) -> dict:
+    """What every game email shows: the players, the link, the deadline, the table (as
+    ``table_view`` gives it, by default the player's view of the game's state)."""
     names = [s.public_name for s in _seats(game)]
     context = {
         "name": seat_row.user.public_name,
@@ -417,9 +462,12 @@ def _game_context(game: Game, seat_row: Seat, prefs, *, with_table: bool = True)
         "table": None,
     }
     context["notes"] = _notes(game)
-    if with_table and game.state is not None:
-        view = game.rules.view(game.load_state(), seat_row.seat)
-        context["table"] = words_for(game.game).describe_table(view, Names(names, seat_row.seat))
+    if table_view is None and with_table and game.state is not None:
+        table_view = game.rules.view(game.load_state(), seat_row.seat)
+    if with_table and table_view is not None:
+        context["table"] = words_for(game.game).describe_table(
+            table_view, Names(names, seat_row.seat)
+        )
     return context
 
 
@@ -444,15 +492,20 @@ def _unsubscribe_headers(unsubscribe: str) -> dict[str, str]:
     }
 
 
+def _with_footer(context: dict, unsubscribe: str) -> dict:
+    """``context`` with the links every game email ends with (``unsubscribe``: its kind's)."""
+    return {**context, "unsubscribe_link": unsubscribe, "settings_link": settings_url()}
+
+
 def _queue_game_email(
-    game: Game, user, prefs, kind: str, context: dict, *, reply_to: str | None = None
+    game: Game, user, prefs, kind: str, context: dict | Composed, *, reply_to: str | None = None
 ) -> OutboundEmail:
-    unsubscribe, settings_link = _footer_links(user, kind)
-    context = {
-        **context,
-        "unsubscribe_link": unsubscribe,
-        "settings_link": settings_link,
-    }
+    if isinstance(context, Composed):
+        # It adds the footer itself (``_with_footer``) when it is built, with this link.
+        unsubscribe = context.arguments["unsubscribe_link"]
+    else:
+        unsubscribe = unsubscribe_url(user, kind)
+        context = _with_footer(context, unsubscribe)
     send_after = prefs.quiet_until(timezone.now()) if kind in QUIET_KINDS else None
     headers = _unsubscribe_headers(unsubscribe)
     if reply_to:

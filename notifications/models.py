@@ -195,7 +195,9 @@ class OutboundEmail(models.Model):
         row). Raises what rendering raises (a template removed since it was queued)."""
         context = self.__dict__["context"]
         self.subject, self.body_text, self.body_html = render_email(
-            self.template, context_from_json(context), language=self.language or None
+            self.template,
+            context_from_json(context, self.language or None),
+            language=self.language or None,
         )
         self._rendered_from = context
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from .models import DeliveryAttempt, OutboundEmail
 from .rendering import (  # render_email: also the outbox's to callers (tests, previews)
+    Composed,
     NotJsonSafe,
     check_templates,
     context_to_json,
@@ -53,7 +54,7 @@ class SweepResult:
 def queue_email(
     to: str,
     template: str,
-    context: dict,
+    context: dict | Composed,
     *,
     topic: str = "",
     send_after: datetime | None = None,
@@ -80,11 +81,15 @@ def queue_email(
     Rendering waits for the worker (the row keeps ``context`` as JSON, see
     ``notifications.rendering``) unless the context holds something JSON would not give
     back exactly; then it is rendered here. Either way the returned row, and any row read
-    back, shows the rendered email.
+    back, shows the rendered email. A ``Composed`` context is built when the email is
+    read, by its composer, in ``language``; its arguments must keep in JSON
+    (``NotJsonSafe`` here otherwise).
     """
     try:
         stored_context = context_to_json(context, language)
     except NotJsonSafe:
+        if isinstance(context, Composed):
+            raise
         stored_context = None
     if stored_context is None:
         subject, body_text, body_html = render_email(template, context, language=language)

@@ -5,8 +5,16 @@ rendered email whenever the context survives a trip through JSON unchanged; the 
 rendered when it is read (``OutboundEmail``'s content fields), i.e. by the worker that
 sends it. Why: rendering three templates is a third of a move that passes the turn, and
 the move holds its game's row lock meanwhile (BENCHMARKS.md "API").
+
+A context may go further and be *composed* when read (``Composed``): the row then keeps
+only a registered composer's name and its JSON arguments (a snapshot of what the email
+must show), and the composer builds the context in the worker. Why: composing the turn
+email (the recap read from the move log, the table put in words) cost more than
+rendering it, inside the move's transaction (BENCHMARKS.md "Move path").
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.conf import settings
@@ -20,6 +28,9 @@ SUBJECT_MAX_LENGTH = 255  # OutboundEmail.subject's max_length
 # Values JSON has no type for are kept as {"$<tag>": <text>}; a context dict whose own keys
 # start with "$" could be mistaken for one, so such a context is rendered at once instead.
 _TAG = "$"
+# A composed context is stored as {"$compose": <composer name>, "$arguments": {...}}.
+_COMPOSE = _TAG + "compose"
+_ARGUMENTS = _TAG + "arguments"
 
 
 def render_email(
@@ -56,21 +67,69 @@ class NotJsonSafe(ValueError):
     """The context holds a value ``context_to_json`` cannot keep exactly."""
 
 
-def context_to_json(context: dict, language: str | None = None) -> dict:
+# Composer name -> function(**arguments) -> context; filled by ``composer``.
+_COMPOSERS: dict[str, Callable[..., dict]] = {}
+
+
+def composer(name: str):
+    """Register the decorated function as the composer ``name`` (see ``Composed``).
+
+    The function takes the ``Composed`` arguments as keywords and returns the context
+    dict; it runs in the recipient's language and may read the database. It must be
+    registered by the time a worker reads the row: define it in a module that its app's
+    ``ready()`` imports. Names are stored in rows, so a renamed composer strands them.
+    """
+
+    def register(function: Callable[..., dict]) -> Callable[..., dict]:
+        if _COMPOSERS.get(name, function) is not function:
+            raise ValueError(f"the email composer {name!r} is registered twice")
+        _COMPOSERS[name] = function
+        return function
+
+    return register
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A context to build when the email is read: ``composer(**arguments)``.
+
+    For ``queue_email``'s ``context``: the row keeps the composer's name and the
+    arguments (which must be JSON-safe as ``context_to_json`` defines it), not the
+    context. The arguments must hold everything the email shows that may change before
+    the email is sent (e.g. the game's state when the turn began): the composer reads
+    the rest from the database when the worker sends it.
+    """
+
+    composer: str
+    arguments: dict
+
+
+def context_to_json(context: dict | Composed, language: str | None = None) -> dict:
     """``context`` as JSON-ready data that ``context_from_json`` turns back into an equal
-    context; raises ``NotJsonSafe`` for anything it could not give back exactly.
+    context (or, for a ``Composed`` one, into the context its composer builds then);
+    raises ``NotJsonSafe`` for anything it could not give back exactly.
 
     Kept: str (lazy translations made text in ``language``, as rendering would), int,
     float, bool, None, lists, dicts with str keys, and, tagged, HTML marked safe,
     datetimes and dates. Not kept (the caller renders at once): tuples, sets, model
-    instances, any other object.
+    instances, any other object. A ``Composed`` context's arguments must be kept:
+    otherwise ``NotJsonSafe`` (it cannot be rendered at once either), as it is for a
+    composer nobody registered.
     """
     with translation.override(language or settings.LANGUAGE_CODE):
+        if isinstance(context, Composed):
+            if context.composer not in _COMPOSERS:
+                raise NotJsonSafe(f"no email composer is registered as {context.composer!r}")
+            return {_COMPOSE: context.composer, _ARGUMENTS: _encode(context.arguments)}
         return _encode(context)
 
 
-def context_from_json(data: dict) -> dict:
-    """The context ``context_to_json`` stored."""
+def context_from_json(data: dict, language: str | None = None) -> dict:
+    """The context ``context_to_json`` stored; a composed one is built now, in ``language``
+    (the recipient's; default ``settings.LANGUAGE_CODE``)."""
+    if _COMPOSE in data:
+        with translation.override(language or settings.LANGUAGE_CODE):
+            return _COMPOSERS[data[_COMPOSE]](**_decode(data[_ARGUMENTS]))
     return _decode(data)
 
 

@@ -1,7 +1,8 @@
 """The game emails: what each kind says, its links and headers, quiet hours, and who gets none."""
 
+import json
 import re
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from django.urls import reverse
@@ -14,6 +15,7 @@ from games.models import Game, GameStatus
 from games.rules import piratz
 from notifications.models import OutboundEmail
 from notifications.outbox import build_message, queue_email
+from tests.api.secrets_scan import assert_no_secrets
 from tests.factories import start_game
 from tests.notifications.conftest import START, TURN_CONTEXT, emails
 
@@ -353,3 +355,43 @@ def test_abandoned_game_p25_tells_the_players(started, anna, time_machine):
     mails = emails("game_ended")
     assert len(mails) == 3
     assert "abandoned (rules P25)" in mails[0].body_text
+
+
+# --- The turn email is composed when it is sent --------------------------------------------
+
+
+def test_turn_email_read_after_the_game_moved_on_shows_its_own_turn(
+    bert_to_move, bert, carla, time_machine
+):
+    """Composed by the worker from the snapshot taken when Bert's turn began: Bert's moves
+    since, and Carla's turn (a later deadline), change nothing in it."""
+    game = bert_to_move
+    [mail] = emails("your_turn", bert)
+    as_if_sent_then = _without_entry_tokens(mail)
+    stored = OutboundEmail.objects.values_list("context", flat=True).get(id=mail.id)
+    assert stored["$compose"] == notify.TURN_EMAIL_COMPOSER
+
+    time_machine.shift(timedelta(hours=5))  # Carla's deadline is not Bert's
+    game = play(game, bert, {"action": "reveal"})
+    game = play(game, bert, taking_pass(game, 1))
+    assert game.current_seat == 2 and emails("your_turn", carla)
+    later = OutboundEmail.objects.get(id=mail.id)  # read afresh: composed now
+    # The same email, but for its sign-in link: minted when sent, so it is good for longer.
+    assert _without_entry_tokens(later) == as_if_sent_then
+    assert "Your collection: 0 cards\n" in later.body_text  # not the card Bert took since
+    assert "Bert revealed" not in later.body_text
+
+
+def test_turn_email_keeps_a_snapshot_without_the_draw_order(bert_to_move, bert):
+    game = bert_to_move
+    [mail] = emails("your_turn", bert)
+    stored = OutboundEmail.objects.values_list("context", flat=True).get(id=mail.id)
+    assert stored["$arguments"]["table_view"] == piratz.view(game.load_state(), 1)
+    assert_no_secrets(json.dumps(stored), game.load_state(), server_seed=game.server_seed)
+
+
+def _without_entry_tokens(mail: OutboundEmail) -> tuple[str, str, str]:
+    return tuple(
+        re.sub(r"/enter/[^/\s\"]+/", "/enter/<token>/", text)
+        for text in (mail.subject, mail.body_text, mail.body_html)
+    )

@@ -238,3 +238,41 @@ def test_email_whose_template_is_gone_when_sending_fails_and_keeps_nothing(
     assert stored["status"] == "failed"
     assert stored["last_error"].startswith("TemplateDoesNotExist")
     assert (stored["subject"], stored["context"]) == ("", None)
+
+
+def test_a_composed_context_is_built_when_read_in_the_recipients_language(monkeypatch):
+    from django.utils import translation
+
+    from notifications import rendering
+    from notifications.rendering import Composed, composer
+
+    monkeypatch.setattr(rendering, "_COMPOSERS", dict(rendering._COMPOSERS))  # this test's own
+
+    calls = []
+
+    @composer("tests.greeting")
+    def greeting(*, name):
+        calls.append(translation.get_language())
+        return {**TURN_CONTEXT, "name": name}
+
+    email = queue_email(
+        "anna@example.com",
+        "test_message",
+        Composed("tests.greeting", {"name": "Ida"}),
+        language="de",
+    )
+    assert calls == []  # nothing composed while queueing
+    stored = OutboundEmail.objects.get(id=email.id)
+    assert stored.context == {"$compose": "tests.greeting", "$arguments": {"name": "Ida"}}
+    assert stored.body_text.startswith("Hello Ida,")
+    assert calls == ["de"]
+
+
+def test_a_composed_context_needs_a_registered_composer_and_json_arguments():
+    from notifications.rendering import Composed, NotJsonSafe
+
+    with pytest.raises(NotJsonSafe):
+        queue_email("anna@example.com", "test_message", Composed("tests.nobody", {}))
+    with pytest.raises(NotJsonSafe):
+        queue_email("anna@example.com", "test_message", Composed("games.your_turn", {"k": (1,)}))
+    assert not OutboundEmail.objects.exists()
