@@ -1,11 +1,13 @@
-"""Request throttles keyed by the client address (as trusted proxies report it), and the
-login-link throttle: an atomic counter shared by every process through the cache."""
+"""Request throttles: a sliding-window counter per client (user or address) shared by every
+process through the cache, for the API (``UserRateThrottle``, ``AnonRateThrottle`` and
+their scoped subclasses) and for asking for login links (``LoginLinkThrottle``)."""
 
 import hashlib
 import time
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
+from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections, router, transaction
 from django.http import HttpRequest
@@ -24,30 +26,29 @@ class _ByClientAddress:
         return client_address(request)
 
 
-class AnonRateThrottle(_ByClientAddress, throttling.AnonRateThrottle):
-    """DRF's throttle for anonymous callers, per client address."""
+class CountingRateThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
+    """At most ``rate`` requests per client in any span of one period, up to the sliding
+    window's approximation; exact under concurrency (however many arrive at once, no more
+    than the budget pass); refused requests are not counted.
 
+    The window slides: each period is a fixed window with a counter, and the previous
+    window's count weighs in by the share of it that still lies within one period (a
+    burst at a window's end cannot be doubled at the start of the next; the estimate
+    assumes the previous window's requests were spread evenly over it). Unlike DRF's
+    throttles, which read a request history, decide, then write it back (so
+    simultaneous requests all pass: 12 of 10), each request takes a number from an
+    atomic counter and only numbers within the budget pass. A refused request gives its
+    number back, so hammering a throttle does not prolong the wait.
 
-class UserRateThrottle(_ByClientAddress, throttling.UserRateThrottle):
-    """DRF's throttle per user (per client address for anonymous callers)."""
-
-
-class LoginLinkThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
-    """Asking for login links: ``DEFAULT_THROTTLE_RATES["login_link"]`` per client address.
-
-    One budget per address covers both ways of asking (API and web form), whoever is
-    logged in. Unlike DRF's throttles, which read a request history, decide, then write
-    it back (so simultaneous requests all pass: 12 of 10), each request here takes a
-    number from an atomic counter and only the first ``num_requests`` pass. The window
-    slides: the previous fixed window's count weighs in by the share of it that still
-    lies within one period, so a burst at a window's end cannot be doubled at the
-    start of the next. Refused requests are not counted.
+    Costs one cache round trip per allowed request on Redis (``count_request``), one
+    more on refusal. Subclasses give ``scope`` and ``get_cache_key`` (None: not
+    throttled), as for DRF's ``SimpleRateThrottle``.
     """
 
-    scope = SCOPE
-
-    def get_rate(self) -> str:
+    def get_rate(self) -> str | None:
         # Read per request rather than at import (DRF's default), so overridden settings apply.
+        if getattr(self, "scope", None) is None:
+            raise ImproperlyConfigured(f"{type(self).__name__} sets neither rate nor scope.")
         try:
             return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
         except KeyError:
@@ -55,23 +56,22 @@ class LoginLinkThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
                 f"No throttle rate set for the {self.scope!r} scope."
             ) from None
 
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
     def allow_request(self, request, view) -> bool:
-        now = time.time()
-        period = self.duration
-        window, elapsed = divmod(now, period)
-        key = self.get_cache_key(request, view)
-        previous = cache.get(f"{key}:{int(window) - 1}", 0)
-        carried = previous * (1 - elapsed / period)
-        current_key = f"{key}:{int(window)}"
-        # Two periods: the count is still read as the previous window's in the next one.
-        taken = add_to_counter(current_key, 1, timeout=2 * period)
-        if taken + carried <= self.num_requests:
-            self._wait = None
+        self._wait = None
+        if self.rate is None:  # a scope rated None in the settings: unlimited, as in DRF
             return True
-        add_to_counter(current_key, -1, timeout=2 * period)
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        period = self.duration
+        window, elapsed = divmod(time.time(), period)
+        # Two periods: the count is still read as the previous window's in the next one.
+        timeout = 2 * period
+        previous, taken = count_request(key, int(window), timeout=timeout)
+        carried = previous * (1 - elapsed / period)
+        if taken + carried <= self.num_requests:
+            return True
+        uncount_request(key, int(window), timeout=timeout)
         # Until the carried share of the previous window has shrunk enough, or this
         # window ends, whichever is first.
         over = taken + carried - self.num_requests
@@ -80,7 +80,78 @@ class LoginLinkThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
         return False
 
     def wait(self) -> float | None:
+        """Seconds until a refused request's client may try again (DRF's Retry-After)."""
         return getattr(self, "_wait", None)
+
+
+class AnonRateThrottle(CountingRateThrottle, throttling.AnonRateThrottle):
+    """``DEFAULT_THROTTLE_RATES["anon"]`` per client address, for anonymous callers only
+    (DRF's scope and cache key: None for authenticated users)."""
+
+
+class UserRateThrottle(CountingRateThrottle, throttling.UserRateThrottle):
+    """``DEFAULT_THROTTLE_RATES["user"]`` per user, per client address for anonymous
+    callers (DRF's scope and cache key). Subclasses with a scope of their own keep
+    separate budgets."""
+
+
+class LoginLinkThrottle(CountingRateThrottle):
+    """Asking for login links: ``DEFAULT_THROTTLE_RATES["login_link"]`` per client address.
+
+    One budget per address covers both ways of asking (API and web form), whoever is
+    logged in.
+    """
+
+    scope = SCOPE
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def count_request(key: str, window: int, *, timeout: int) -> tuple[int, int]:
+    """Count one request in fixed window ``window`` of the counter ``key``, atomically:
+    ``(the previous window's count, this window's count including this request)``.
+
+    A window's counter lives ``timeout`` seconds from its first request. On Redis this is
+    one round trip: a pipeline of GET (previous window), INCR (this one; a missing key
+    starts from 0) and EXPIRE NX (the expiry only for a new key, so later requests do
+    not push it back; and a key left without one by a pipeline cut off after INCR gets
+    it from the next). The pipeline needs no MULTI: only the INCR must be atomic (it
+    hands out the numbers), and the previous window's count only weighs an estimate.
+    Other backends take ``add_to_counter`` and a ``get``: several round trips, as correct.
+    """
+    current_key, previous_key = f"{key}:{window}", f"{key}:{window - 1}"
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        previous = backend.get(previous_key, 0)
+        return previous, add_to_counter(current_key, 1, timeout=timeout)
+    # The keys Django would use (prefix, version), so cache.get() reads these counters;
+    # Django stores ints unpickled, so INCR and GET see plain integers.
+    current_key = backend.make_and_validate_key(current_key)
+    previous_key = backend.make_and_validate_key(previous_key)
+    # The previous window from the write server too: it holds the counters (a replica
+    # may lag).
+    pipeline = backend._cache.get_client(current_key, write=True).pipeline(transaction=False)
+    pipeline.get(previous_key)
+    pipeline.incr(current_key)
+    pipeline.expire(current_key, timeout, nx=True)
+    previous, taken, _ = pipeline.execute()
+    return int(previous or 0), taken
+
+
+def uncount_request(key: str, window: int, *, timeout: int) -> None:
+    """Take back a request ``count_request`` counted in ``window`` (it was refused)."""
+    current_key = f"{key}:{window}"
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        add_to_counter(current_key, -1, timeout=timeout)
+        return
+    current_key = backend.make_and_validate_key(current_key)
+    pipeline = backend._cache.get_client(current_key, write=True).pipeline(transaction=False)
+    pipeline.decr(current_key)
+    # Should the key have expired meanwhile, DECR made a new one: it must expire too.
+    pipeline.expire(current_key, timeout, nx=True)
+    pipeline.execute()
 
 
 def add_to_counter(key: str, delta: int, *, timeout: float) -> int:

@@ -340,7 +340,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 20,
     "DEFAULT_SCHEMA_CLASS": "games.api.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": [  # DRF's, keyed by the client address of TRUSTED_PROXIES
+    "DEFAULT_THROTTLE_CLASSES": [  # sliding-window counters; addresses as TRUSTED_PROXIES say
         "accounts.throttling.AnonRateThrottle",
         "accounts.throttling.UserRateThrottle",
     ],

@@ -1,21 +1,34 @@
 """Throttles: who the client is (forwarded headers only from trusted proxies), and the
-login-link limit as one atomic counter shared by every process and thread."""
+sliding-window counters of the API and login-link throttles: exact under concurrency on
+every cache backend, one round trip per allowed request on Redis."""
 
+import contextlib
 import ipaddress
+import threading
 import time
 import uuid
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
-from django.core.cache import cache
+from django.conf import settings as django_settings
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache, caches
 from django.core.management import call_command
 from django.db import connection
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
+from redis.connection import AbstractConnection
 
-from accounts.throttling import LoginLinkThrottle, add_to_counter
+from accounts.throttling import (
+    AnonRateThrottle,
+    LoginLinkThrottle,
+    UserRateThrottle,
+    add_to_counter,
+)
 from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
 from tests.concurrency import at_once
+from tests.factories import client_for
 
 from .test_login_link_api import URL, login_link_rate
 
@@ -29,10 +42,69 @@ DATABASE_CACHE = {
 }
 
 
-def _request(remote: str, forwarded: str | None = None, **meta):
+def _request(remote: str, forwarded: str | None = None, *, user=None, **meta):
     if forwarded is not None:
         meta["HTTP_X_FORWARDED_FOR"] = forwarded
-    return RequestFactory().post("/", REMOTE_ADDR=remote, **meta)
+    request = RequestFactory().post("/", REMOTE_ADDR=remote, **meta)
+    request.user = user or AnonymousUser()
+    return request
+
+
+def _user(pk: int):
+    """What the user throttle asks of ``request.user``, without a database row."""
+    return SimpleNamespace(pk=pk, is_authenticated=True)
+
+
+def api_rates(**rates: str):
+    """``DEFAULT_THROTTLE_RATES`` with ``rates`` in place (read per request)."""
+    rest_framework = django_settings.REST_FRAMEWORK
+    merged = {**rest_framework["DEFAULT_THROTTLE_RATES"], **rates}
+    return override_settings(REST_FRAMEWORK={**rest_framework, "DEFAULT_THROTTLE_RATES": merged})
+
+
+@contextlib.contextmanager
+def redis_cache(url: str):
+    """The default cache on Redis at ``url``, under a key prefix of its own: not
+    cache.clear(), which would empty the Redis db that other tests share. Its keys are
+    deleted afterwards."""
+    prefix = f"test-throttling-{uuid.uuid4().hex}"
+    config = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    with override_settings(CACHES=config):
+        try:
+            yield caches["default"]
+        finally:
+            client = caches["default"]._cache.get_client(write=True)
+            if keys := list(client.scan_iter(match=f"{prefix}:*")):
+                client.delete(*keys)
+
+
+@pytest.fixture(
+    params=[
+        "locmem",
+        # Transactions of their own, which threads see (a test's atomic block they would not).
+        pytest.param("database", marks=pytest.mark.django_db(transaction=True)),
+        "redis",
+    ]
+)
+def any_cache(request):
+    """The default cache on each backend the counters run on: the tests' in-memory one,
+    Django's database cache (the default without CACHE_URL) and Redis (production)."""
+    if request.param == "locmem":
+        yield
+    elif request.param == "database":
+        with override_settings(CACHES=DATABASE_CACHE):
+            call_command("createcachetable", verbosity=0)
+            cache.clear()
+            yield
+    else:
+        with redis_cache(request.getfixturevalue("redis_url")):
+            yield
 
 
 # --- Who the client is ---------------------------------------------------------------------
@@ -112,7 +184,7 @@ def test_the_https_header_counts_only_from_a_trusted_proxy(settings, remote, sec
     assert ("HTTP_X_FORWARDED_FOR" in request.META) is secure
 
 
-# --- One counter, atomic --------------------------------------------------------------------
+# --- The API's throttles ---------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -121,16 +193,74 @@ def half_past_noon(time_machine):
     return time_machine
 
 
-def test_refused_requests_are_not_counted(half_past_noon):
+@pytest.fixture
+def api_throttles(monkeypatch):
+    """The project's DEFAULT_THROTTLE_CLASSES, which settings_test turns off. APIView reads
+    them at import, so they are set on it."""
+    monkeypatch.setattr(
+        "rest_framework.views.APIView.throttle_classes", [AnonRateThrottle, UserRateThrottle]
+    )
+
+
+@pytest.mark.django_db
+def test_the_user_throttle_refuses_the_request_over_the_limit_with_a_retry_after(
+    anna, bert, api_throttles, half_past_noon
+):
+    with api_rates(user="3/min"):
+        answers = [client_for(anna).get("/api/games/") for _ in range(4)]
+        other = client_for(bert).get("/api/games/")
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    refused = answers[-1]
+    assert refused.json()["code"] == "throttled"
+    # At the start of a minute with nothing carried over: the end of this one.
+    assert refused["Retry-After"] == "60"
+    assert other.status_code == 200  # each user has a budget of their own
+
+
+def test_the_user_throttle_counts_per_user_wherever_they_call_from(half_past_noon):
+    def ask(remote: str, user=None) -> bool:
+        return UserRateThrottle().allow_request(_request(remote, user=user), None)
+
+    with api_rates(user="2/min"):
+        by_user = [ask(f"203.0.113.{n}", _user(1)) for n in range(3)]
+        assert ask("203.0.113.9", _user(2))
+        by_address = [ask("198.51.100.1") for _ in range(3)]  # anonymous: per address
+    assert by_user == [True, True, False]
+    assert by_address == [True, True, False]
+
+
+def test_the_anonymous_throttle_counts_only_anonymous_callers(half_past_noon):
+    def ask(user=None) -> bool:
+        return AnonRateThrottle().allow_request(_request("203.0.113.9", user=user), None)
+
+    with api_rates(anon="2/min"):
+        anonymous = [ask() for _ in range(3)]
+        signed_in = [ask(_user(1)) for _ in range(3)]
+        assert AnonRateThrottle().get_cache_key(_request("1.2.3.4", user=_user(1)), None) is None
+    assert anonymous == [True, True, False]
+    assert signed_in == [True, True, True]
+
+
+def test_a_scope_rated_none_is_not_throttled():
+    with api_rates(user=None):
+        assert all(
+            UserRateThrottle().allow_request(_request("203.0.113.9"), None) for _ in range(5)
+        )
+
+
+# --- One counter, atomic, on every backend -----------------------------------------------------
+
+
+def test_refused_requests_are_not_counted(any_cache, half_past_noon):
     request = _request("203.0.113.9")
     with login_link_rate("2/hour"):
         answers = [LoginLinkThrottle().allow_request(request, None) for _ in range(5)]
         key = LoginLinkThrottle().get_cache_key(request, None)
+        assert cache.get(f"{key}:{int(time.time() // 3600)}") == 2
     assert answers == [True, True, False, False, False]
-    assert cache.get(f"{key}:{int(time.time() // 3600)}") == 2
 
 
-def test_a_burst_at_a_windows_end_is_not_doubled_at_the_next_ones_start(half_past_noon):
+def test_a_burst_at_a_windows_end_is_not_doubled_at_the_next_ones_start(any_cache, half_past_noon):
     request = _request("203.0.113.9")
 
     def ask() -> tuple[bool, float | None]:
@@ -148,23 +278,24 @@ def test_a_burst_at_a_windows_end_is_not_doubled_at_the_next_ones_start(half_pas
         assert [ask()[0], ask()[0]] == [True, False]
 
 
-def _ask_at_once(threads: int) -> list[bool]:
-    """``threads`` simultaneous login-link throttle checks from one client address."""
+@pytest.mark.parametrize(
+    ("throttle", "rates"),
+    [
+        (LoginLinkThrottle, login_link_rate("10/hour")),
+        (UserRateThrottle, api_rates(user="10/min")),
+    ],
+    ids=["login_link", "user"],
+)
+def test_simultaneous_requests_get_exactly_the_limit(any_cache, throttle, rates):
+    """DRF's read-decide-write let more pass; a counter lets only the first ten numbers pass.
+    On PostgreSQL the database cache has the real race, on SQLite its IMMEDIATE
+    transactions."""
 
     def ask() -> bool:
-        return LoginLinkThrottle().allow_request(_request("203.0.113.9"), None)
+        return throttle().allow_request(_request("203.0.113.9", user=_user(1)), None)
 
-    return at_once([ask] * threads)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_simultaneous_requests_get_exactly_the_limit_with_the_database_cache():
-    """The default without CACHE_URL; on PostgreSQL the real race, on SQLite its IMMEDIATE
-    transactions."""
-    with override_settings(CACHES=DATABASE_CACHE), login_link_rate("10/hour"):
-        call_command("createcachetable", verbosity=0)
-        cache.clear()
-        answers = _ask_at_once(24)
+    with rates:
+        answers = at_once([ask] * 24)
     assert sorted(answers) == [False] * 14 + [True] * 10
 
 
@@ -184,15 +315,61 @@ def test_the_database_counter_adds_every_increment_under_contention_on_postgresq
         assert cache.get("counter:test") == 80
 
 
-def test_simultaneous_requests_get_exactly_the_limit_with_redis(redis_url):
-    redis_cache = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url,
-            # Fresh keys for this run; not cache.clear(), which empties the whole Redis db.
-            "KEY_PREFIX": f"test-throttling-{uuid.uuid4().hex}",
-        }
-    }
-    with override_settings(CACHES=redis_cache), login_link_rate("10/hour"):
-        answers = _ask_at_once(24)
-    assert sorted(answers) == [False] * 14 + [True] * 10
+# --- Redis: one round trip -------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _round_trips():
+    """The list of commands this thread sends to Redis meanwhile, one entry per round
+    trip (a pipeline is sent as one)."""
+    sent: list = []
+    thread = threading.get_ident()
+    send = AbstractConnection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        if threading.get_ident() == thread:  # not another test's thread, should one run
+            sent.append(command)
+        return send(self, command, check_health)
+
+    AbstractConnection.send_packed_command = counted
+    try:
+        yield sent
+    finally:
+        AbstractConnection.send_packed_command = send
+
+
+def test_on_redis_an_allowed_request_costs_one_round_trip(redis_url, half_past_noon):
+    request = _request("203.0.113.9", user=_user(1))
+    with redis_cache(redis_url) as redis, api_rates(user="2/min"):
+        # Connecting costs round trips of its own (HELLO, CLIENT SETINFO), once per
+        # connection: another user's request opens it.
+        UserRateThrottle().allow_request(_request("203.0.113.9", user=_user(2)), None)
+        key = UserRateThrottle().get_cache_key(request, None)
+        counter = f"{key}:{int(time.time() // 60)}"
+        client = redis._cache.get_client(write=True)
+        costs = []
+        for _ in range(2):
+            with _round_trips() as sent:
+                assert UserRateThrottle().allow_request(request, None)
+            costs.append(len(sent))
+        # Before a refusal, whose give-back would set an expiry too.
+        ttl = client.ttl(redis.make_and_validate_key(counter))
+        with _round_trips() as sent:
+            assert not UserRateThrottle().allow_request(request, None)
+        costs.append(len(sent))
+        # Django reads the counter that INCR wrote: ints are stored unpickled.
+        assert redis.get(counter) == 2
+    # Allowed: GET, INCR, EXPIRE in one pipeline. Refused: one more, to give it back.
+    assert costs == [1, 1, 2]
+    assert 60 < ttl <= 120  # two periods: read as the previous window in the next one
+
+
+def test_on_redis_the_previous_window_is_read_as_django_wrote_it(redis_url, half_past_noon):
+    request = _request("203.0.113.9", user=_user(1))
+    with redis_cache(redis_url) as redis, api_rates(user="4/min"):
+        key = UserRateThrottle().get_cache_key(request, None)
+        redis.set(f"{key}:{int(time.time() // 60) - 1}", 4)
+        # Half a minute in: half of the previous minute's four still counts.
+        half_past_noon.move_to(datetime(2026, 1, 1, 12, 30, 30, tzinfo=UTC), tick=False)
+        answers = [UserRateThrottle().allow_request(request, None) for _ in range(3)]
+    assert answers == [True, True, False]
