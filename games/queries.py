@@ -2,6 +2,7 @@
 
 from datetime import datetime
 
+from django.core.exceptions import ValidationError
 from django.db.models import (
     Count,
     DateTimeField,
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User, Vacation
 from games.errors import GameError
 from games.models import Game, Move, Seat
+from piratz_site.prepared import PreparedQuery
 
 
 class ServiceNow(Expression):
@@ -33,23 +35,46 @@ class ServiceNow(Expression):
         return compiler.compile(Value(timezone.now(), output_field=DateTimeField()))
 
 
-def _vacation_running(user_ref: str):
-    """The end of the vacation of the user ``user_ref`` names that runs now, or NULL."""
-    running = Vacation.objects.filter(
-        user=OuterRef(user_ref), starts_at__lte=ServiceNow(), ends_at__gt=ServiceNow()
-    )
+def _vacation_running(user_ref: str, now=None):
+    """The end of the vacation of the user ``user_ref`` names that runs ``now`` (default:
+    when the query runs), or NULL."""
+    now = ServiceNow() if now is None else now
+    running = Vacation.objects.filter(user=OuterRef(user_ref), starts_at__lte=now, ends_at__gt=now)
     return Subquery(running.order_by("-ends_at").values("ends_at")[:1])
+
+
+def _seats_with_users(now=None):
+    return Seat.objects.select_related("user", "user__notification_settings").annotate(
+        on_vacation_until=_vacation_running("user_id", now)
+    )
 
 
 # A game's seats with their users, each seat annotated with ``on_vacation_until`` (what
 # the other players see) and each user with their notification settings (the deadline
 # and the emails read them): one query for all of it, however many seats.
-SEATS_WITH_USERS = Prefetch(
-    "seats",
-    queryset=Seat.objects.select_related("user", "user__notification_settings").annotate(
-        on_vacation_until=_vacation_running("user_id")
-    ),
+SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
+
+# The same for one game, compiled once per connection: every move and game GET runs it.
+_SEATS_OF_GAME = PreparedQuery(
+    lambda game_id, now: _seats_with_users(now).filter(game_id=game_id),
+    game_id=Seat._meta.get_field("game"),
+    now=DateTimeField(),
 )
+
+
+def prefetch_seats(game: Game) -> None:
+    """Give ``game`` its seats as ``prefetch_related(SEATS_WITH_USERS)`` would: one query
+    (its SQL compiled once per connection, ``piratz_site.prepared``)."""
+    seats = _SEATS_OF_GAME.fetch(game_id=game.id, now=timezone.now())
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    # What Django's prefetch_related leaves on the instance: a done queryset of the rows.
+    related = game.seats.all()
+    related._result_cache, related._prefetch_done = seats, True
+    game._prefetched_objects_cache = {
+        **getattr(game, "_prefetched_objects_cache", {}),
+        "seats": related,
+    }
 
 
 def vacation_until(user_id: int) -> datetime | None:
@@ -74,14 +99,35 @@ def games_visible_to(user: User):
     return games_of(user)
 
 
+# The game GET's lookup of one game (its seats come from ``prefetch_seats``), compiled
+# once per connection: a player's, through their seat, and staff's, any game.
+_GAME_OF_PLAYER = PreparedQuery(
+    lambda game_id, user_id: Game.objects.filter(id=game_id, seats__user_id=user_id),
+    game_id=Game._meta.get_field("id"),
+    user_id=Seat._meta.get_field("user"),
+)
+_ANY_GAME = PreparedQuery(
+    lambda game_id: Game.objects.filter(id=game_id), game_id=Game._meta.get_field("id")
+)
+
+
 def get_visible_game(user: User, game_id) -> Game:
-    """The game, or ``GameError("not_found")`` when it is missing or not the user's to see.
+    """The game with its seats (as ``SEATS_WITH_USERS``), or ``GameError("not_found")``
+    when it is missing or not the user's to see (``games_visible_to``).
 
     Outsiders get the same answer as for a missing game, so ids cannot be probed.
     """
-    game = games_visible_to(user).filter(id=game_id).first()
-    if game is None:
+    try:
+        if user.is_staff:
+            found = _ANY_GAME.fetch(game_id=game_id)
+        else:
+            found = _GAME_OF_PLAYER.fetch(game_id=game_id, user_id=user.id)
+    except ValidationError:  # not a game id at all
+        found = []
+    if not found:
         raise GameError("not_found", _("No such game, or you are not a player of it."))
+    game = found[0]
+    prefetch_seats(game)
     return game
 
 

@@ -5,7 +5,6 @@ audit log). The bots' own moves are ``games.actions.play.do_play_bot_move``."""
 import logging
 
 from django.db import transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -14,7 +13,7 @@ from games import bots, deadlines
 from games.actions.common import check_seen_version, lock_game
 from games.errors import GameError, status_word
 from games.models import Actor, Game, GameStatus, SeatChange
-from games.queries import SEATS_WITH_USERS
+from games.queries import prefetch_seats
 from moderation import audit
 from moderation.models import AuditAction
 
@@ -32,7 +31,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
     """
     with transaction.atomic():
         game = lock_game(game_id)
-        prefetch_related_objects([game], SEATS_WITH_USERS)
+        prefetch_seats(game)
         row = next((s for s in game.seats.all() if s.user_id == user.id), None)
         if row is None:
             if user.is_staff:
@@ -94,7 +93,7 @@ def do_replace_with_bot(
     reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game(game_id)
-        prefetch_related_objects([game], SEATS_WITH_USERS)
+        prefetch_seats(game)
         if game.status != GameStatus.ACTIVE:
             raise GameError(
                 "game_not_active",

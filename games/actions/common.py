@@ -8,8 +8,16 @@ from accounts.models import User
 from games import events
 from games.errors import GameError
 from games.models import Game, Move, Seat
+from piratz_site.prepared import PreparedQuery
 
 MIN_TURN_HOURS, MAX_TURN_HOURS = 1, 720
+
+
+# Every action's first query, compiled once per connection (piratz_site.prepared).
+_LOCKED_GAME = PreparedQuery(
+    lambda game_id: Game.objects.select_for_update().filter(id=game_id),
+    game_id=Game._meta.get_field("id"),
+)
 
 
 def lock_game(game_id) -> Game:
@@ -18,10 +26,10 @@ def lock_game(game_id) -> Game:
     Must run inside ``transaction.atomic``. On SQLite the IMMEDIATE transaction mode
     already serialises writers, so the lock is a no-op there.
     """
-    game = Game.objects.select_for_update().filter(id=game_id).first()
-    if game is None:
+    found = _LOCKED_GAME.fetch(game_id=game_id)
+    if not found:
         raise GameError("not_found", _("No such game, or you are not a player of it."))
-    return game
+    return found[0]
 
 
 def check_seen_version(game: Game, version: int | None) -> None:

@@ -1,7 +1,6 @@
 """Playing: a player's move, and the automatic move when a deadline passes (rules P24, P25)."""
 
 from django.db import transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -11,7 +10,7 @@ from games import bots, deadlines, events, notify
 from games.actions.common import check_seen_version, end_game, lock_game
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
-from games.queries import SEATS_WITH_USERS, seat_of
+from games.queries import prefetch_seats, seat_of
 from moderation import audit
 from moderation.models import AuditAction
 
@@ -91,7 +90,7 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         # Prefetched once here: the seat check below and the response both use them.
-        prefetch_related_objects([game], SEATS_WITH_USERS)
+        prefetch_seats(game)
         seat = seat_of(game, user)
         if seat is None:
             if user.is_staff:
@@ -173,7 +172,7 @@ def do_play_timeout(
             return None  # not due (deadline extended since the sweep looked)
         # The seats (with users) serve the standing order, the next turn's deadline and
         # the emails alike: one query.
-        prefetch_related_objects([game], SEATS_WITH_USERS)
+        prefetch_seats(game)
         if bots.bot_to_move(game) is not None:
             move = _play_bot_move(game)
             if moderator is not None:
@@ -328,7 +327,7 @@ def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
         game = lock_game(game_id)
         if game.status != GameStatus.ACTIVE or game.version != expected_version:
             return None
-        prefetch_related_objects([game], SEATS_WITH_USERS)
+        prefetch_seats(game)
         if bots.bot_to_move(game) is None:
             return None
         _play_bot_move(game)
