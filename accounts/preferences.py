@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from games.errors import GameError
+from piratz_site.prepared import PreparedQuery
 
 if TYPE_CHECKING:
     from accounts.models import NotificationSettings, User
@@ -283,10 +284,23 @@ def settings_for(user: User) -> NotificationSettings:
 
 def vacations_between(user_id: int, start: datetime, end: datetime) -> list[Interval]:
     """The user's vacations overlapping [start, end): merged, sorted (UTC, not clipped)."""
-    from accounts.models import Vacation  # models imports this module
+    return merge_intervals(_vacations_between_query().fetch(user_id=user_id, start=start, end=end))
 
-    rows = Vacation.objects.filter(user_id=user_id, starts_at__lt=end, ends_at__gt=start)
-    return merge_intervals(rows.values_list("starts_at", "ends_at"))
+
+@functools.cache
+def _vacations_between_query() -> PreparedQuery:
+    # Every move that hands the turn on asks it (the next player's deadline), so it is
+    # compiled once per connection. Built on first use: accounts.models imports this module.
+    from accounts.models import Vacation
+
+    return PreparedQuery(
+        lambda user_id, start, end: Vacation.objects.filter(
+            user_id=user_id, starts_at__lt=end, ends_at__gt=start
+        ).values_list("starts_at", "ends_at"),
+        user_id=Vacation._meta.get_field("user"),
+        start=Vacation._meta.get_field("ends_at"),
+        end=Vacation._meta.get_field("starts_at"),
+    )
 
 
 # --- Changes: each one transaction, serialised per person ---------------------------------

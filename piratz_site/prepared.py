@@ -14,18 +14,19 @@ import copy
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import DateTimeField, Field, IntegerField, QuerySet, UUIDField
 from django.db.transaction import TransactionManagementError
 
-# Stand-in values no real query parameter takes: the compiled parameters equal to one
-# of them are the places where the caller's values go.
+# Stand-in values no real query parameter takes (the n-th parameter of a query gets the
+# n-th of its kind, so that two datetimes are told apart): the compiled parameters equal
+# to one of them are the places where the caller's values go.
 _STAND_INS = {
-    UUIDField: uuid.UUID("5e47a1d0-0000-4000-8000-00000000beef"),
-    IntegerField: -918_273_645,
-    DateTimeField: datetime(1901, 2, 3, 4, 5, 6, 789_012, tzinfo=UTC),
+    UUIDField: lambda n: uuid.UUID(int=0x5E47A1D0_0000_4000_8000_00000000BE00 + n),
+    IntegerField: lambda n: -918_273_645 - n,
+    DateTimeField: lambda n: datetime(1901, 2, 3, 4, 5, 6, 789_012, tzinfo=UTC) + timedelta(days=n),
 }
 
 
@@ -44,15 +45,15 @@ class PreparedQuery:
 
     ``build(**values)`` makes the queryset; ``parameters`` name each value and the model
     field it is compared with (its type decides how the value is sent to the database:
-    a UUID, integer or datetime field, or a foreign key to a UUID or integer key). Each value must reach the SQL as a parameter,
-    and ``build`` must not branch on the values: the first call's SQL serves all the
-    others. A queryset locking rows (``select_for_update``) must be fetched inside a
-    transaction, as Django requires.
+    a UUID, integer or datetime field, or a foreign key to a UUID or integer key). Each
+    value must reach the SQL as a parameter, and ``build`` must not branch on the values:
+    the first call's SQL serves all the others. A queryset locking rows
+    (``select_for_update``) must be fetched inside a transaction, as Django requires.
     """
 
     def __init__(self, build: Callable[..., QuerySet], **parameters: Field):
         for name, field in parameters.items():
-            if _stand_in_for(field) is None:
+            if _stand_in_for(field, 0) is None:
                 raise TypeError(f"{name}: no stand-in value for a {type(field).__name__}")
         self._build = build
         self._parameters = parameters
@@ -93,7 +94,10 @@ class PreparedQuery:
         return compiled
 
     def _compile(self, connection) -> _Compiled:
-        stand_ins = {name: _stand_in_for(field) for name, field in self._parameters.items()}
+        stand_ins = {
+            name: _stand_in_for(field, n)
+            for n, (name, field) in enumerate(self._parameters.items())
+        }
         queryset = self._build(**stand_ins)
         if queryset.db != connection.alias:
             raise ValueError(f"a prepared query runs on {connection.alias!r}, not {queryset.db!r}")
@@ -109,10 +113,10 @@ class PreparedQuery:
         return _Compiled(queryset, compiler, sql, tuple(params), tuple(slots))
 
 
-def _stand_in_for(field: Field):
+def _stand_in_for(field: Field, n: int):
     if field.is_relation:  # a foreign key is sent as the key it points to
         field = field.target_field
-    for field_class, value in _STAND_INS.items():
+    for field_class, make in _STAND_INS.items():
         if isinstance(field, field_class):
-            return value
+            return make(n)
     return None

@@ -134,3 +134,17 @@ def test_the_game_get_finds_only_a_players_game_and_any_for_staff(two_games, ann
     with pytest.raises(GameError):
         queries.get_visible_game(anna, "not-a-game-id")
     assert queries.get_visible_game(moderator, second.id).id == second.id
+
+
+def test_two_values_of_one_kind_keep_their_places(bert):
+    from accounts.preferences import vacations_between
+
+    now = timezone.now()
+    for start, end in ((1, 2), (5, 6)):
+        Vacation.objects.create(
+            user=bert, starts_at=now + timedelta(days=start), ends_at=now + timedelta(days=end)
+        )
+    assert len(vacations_between(bert.id, now, now + timedelta(days=3))) == 1
+    assert len(vacations_between(bert.id, now + timedelta(days=3), now + timedelta(days=9))) == 1
+    assert len(vacations_between(bert.id, now, now + timedelta(days=9))) == 2
+    assert vacations_between(bert.id, now + timedelta(days=2), now + timedelta(days=5)) == []
