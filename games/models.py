@@ -75,6 +75,16 @@ class Game(models.Model):
     next_reminder_at = models.DateTimeField(null=True, blank=True)
     reminder_leads_sent = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True, editable=False)
+    # Denormalised from the webhooks app: "this game has at least one enabled webhook".
+    # Every move reads it from the row it has locked (games.actions.common.lock_game), so
+    # a game without webhooks costs a move nothing more. Kept by one writer,
+    # webhooks.delivery.refresh_has_webhooks, in the transaction of every webhook change
+    # and under this row's lock; nothing else writes it.
+    has_webhooks = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="At least one enabled webhook (kept by webhooks.delivery.refresh_has_webhooks).",
+    )
 
     invitation_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
