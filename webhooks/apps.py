@@ -9,7 +9,7 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_delete, post_save, pre_delete
 
         from games import events
         from games.models import Game
@@ -23,6 +23,17 @@ class WebhooksConfig(AppConfig):
             receivers.forget_no_webhooks, sender=Webhook, dispatch_uid="webhooks.forget"
         )
         post_save.connect(receivers.remember_new_game, sender=Game, dispatch_uid="webhooks.new")
+        # Game.has_webhooks follows every webhook's saves and deletes; the bulk update
+        # that disables them refreshes it itself (webhooks.delivery.disable_webhooks).
+        post_save.connect(
+            receivers.refresh_after_save, sender=Webhook, dispatch_uid="webhooks.flag.save"
+        )
+        pre_delete.connect(
+            receivers.lock_before_delete, sender=Webhook, dispatch_uid="webhooks.flag.lock"
+        )
+        post_delete.connect(
+            receivers.refresh_after_delete, sender=Webhook, dispatch_uid="webhooks.flag.delete"
+        )
         checks.register(check_insecure_localhost, checks.Tags.security, deploy=True)
 
 

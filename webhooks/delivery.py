@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.db import BaseDatabaseCache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, Move
@@ -124,6 +124,41 @@ def forget_no_webhooks(game_id) -> None:
         transaction.on_commit(lambda: cache.delete(key), robust=True)
 
 
+def refresh_has_webhooks(game_id) -> None:
+    """Set the game's ``has_webhooks`` from its webhooks: the flag's one writer.
+
+    Call in the transaction of every change of a webhook's existence or enabled state
+    (``webhooks.receivers`` does on each save and delete; ``disable_webhooks`` for its
+    bulk update), after the change. The game row is locked first, in a statement of its
+    own, and only then is the flag computed: a move holds that lock while it reads the
+    flag, so the two are ordered; and on PostgreSQL an UPDATE that had to wait for the lock
+    would evaluate its EXISTS with the snapshot from before the wait, missing a webhook
+    that a writer holding the lock had just added (and clearing the flag it had set).
+    A False flag while an enabled webhook exists would lose that webhook's posts; a True
+    one while none does costs a move one query, nothing else.
+    """
+    with transaction.atomic(savepoint=False):
+        lock_games([game_id])
+        enabled = Webhook.objects.filter(game_id=OuterRef("pk"), disabled_at__isnull=True)
+        Game.objects.filter(id=game_id).update(has_webhooks=Exists(enabled))
+
+
+def lock_games(game_ids) -> None:
+    """Lock these game rows until the transaction ends, in id order (one statement).
+
+    Whoever changes a game's webhooks takes its row first, as a move does, so that the
+    row locks and the webhook rows' locks are always taken in the same order: a delete
+    of a webhook holding the webhook's rows and waiting for the game would deadlock with
+    a move holding the game and waiting (its delivery's foreign key) for the webhook.
+    """
+    list(
+        Game.objects.select_for_update()
+        .filter(id__in=game_ids)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
 def _schedule(delivery_ids: list[int]) -> None:
     from .tasks import send_webhook_delivery
 
@@ -215,6 +250,10 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
 def _save_outcome(delivery: WebhookDelivery, claimed_at: datetime, *, count_failure=True) -> None:
     # Guarded by our claim: if the sweep took the row back meanwhile, its outcome wins.
     with transaction.atomic():
+        if count_failure and delivery.status == Status.FAILED:
+            # Counted, it may disable the webhook, which changes the game's flag: the
+            # game row first, as every writer of webhooks takes it (see lock_games).
+            lock_games([delivery.webhook.game_id])
         saved = WebhookDelivery.objects.filter(
             id=delivery.id, status=Status.SENDING, claimed_at=claimed_at
         ).update(
@@ -252,15 +291,24 @@ def _count_on_webhook(delivery: WebhookDelivery) -> None:
 
 def disable_webhooks(webhooks, reason: str) -> int:
     """Disable these webhooks (a queryset of enabled ones) with ``reason``; their pending
-    deliveries fail with it. Returns how many were disabled."""
+    deliveries fail with it, and their games' ``has_webhooks`` is refreshed in the same
+    transaction (a bulk update sends no ``post_save``). Returns how many were disabled."""
     now = timezone.now()
-    ids = list(webhooks.values_list("id", flat=True))
-    disabled = Webhook.objects.filter(id__in=ids, disabled_at__isnull=True).update(
-        disabled_at=now, disabled_reason=reason
-    )
-    WebhookDelivery.objects.filter(webhook_id__in=ids, status=Status.PENDING).update(
-        status=Status.FAILED, last_error=f"The webhook was disabled: {reason}"
-    )
+    with transaction.atomic(savepoint=False):
+        found = list(webhooks.values_list("id", "game_id"))
+        if not found:
+            return 0
+        ids = [webhook_id for webhook_id, _ in found]
+        game_ids = sorted({game_id for _, game_id in found})
+        lock_games(game_ids)
+        disabled = Webhook.objects.filter(id__in=ids, disabled_at__isnull=True).update(
+            disabled_at=now, disabled_reason=reason
+        )
+        WebhookDelivery.objects.filter(webhook_id__in=ids, status=Status.PENDING).update(
+            status=Status.FAILED, last_error=f"The webhook was disabled: {reason}"
+        )
+        for game_id in game_ids:
+            refresh_has_webhooks(game_id)
     for webhook_id in ids:
         logger.warning("Webhook %s disabled: %s", webhook_id, reason)
     return disabled

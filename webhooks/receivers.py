@@ -1,5 +1,6 @@
 """Receivers of ``games.events`` (each writes the game's webhook deliveries in its
-transaction) and of the webhooks' own saves."""
+transaction) and of the webhooks' own saves and deletes (each keeps the game's
+``has_webhooks`` in that transaction)."""
 
 from . import delivery, payloads
 
@@ -20,3 +21,20 @@ def forget_no_webhooks(sender, instance, **kwargs):
 def remember_new_game(sender, instance, created, **kwargs):
     if created:
         delivery.remember_no_webhooks(instance.id)
+
+
+def refresh_after_save(sender, instance, **kwargs):
+    # Any save: added, enabled or disabled (a change of game would leave the old game's
+    # flag set, which only costs its moves a query; nothing moves a webhook).
+    delivery.refresh_has_webhooks(instance.game_id)
+
+
+def lock_before_delete(sender, instance, **kwargs):
+    # Before the webhook's rows are touched: the game row first, as a move takes it
+    # (``delivery.lock_games``). Whoever deletes (the owner, or a cascade from their
+    # account or the game) does so in the collector's transaction, which holds it.
+    delivery.lock_games([instance.game_id])
+
+
+def refresh_after_delete(sender, instance, **kwargs):
+    delivery.refresh_has_webhooks(instance.game_id)
