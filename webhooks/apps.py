@@ -1,4 +1,5 @@
-"""App config for webhooks: listens to the games' events (``games.events``)."""
+"""App config for webhooks: listens to the games' events (``games.events``) and keeps
+``Game.has_webhooks`` with its webhooks."""
 
 from django.apps import AppConfig
 from django.core import checks
@@ -12,17 +13,12 @@ class WebhooksConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save, pre_delete
 
         from games import events
-        from games.models import Game
 
         from . import receivers
         from .models import Webhook
 
         events.move_applied.connect(receivers.queue_move, dispatch_uid="webhooks.move")
         events.game_ended.connect(receivers.queue_end, dispatch_uid="webhooks.end")
-        post_save.connect(
-            receivers.forget_no_webhooks, sender=Webhook, dispatch_uid="webhooks.forget"
-        )
-        post_save.connect(receivers.remember_new_game, sender=Game, dispatch_uid="webhooks.new")
         # Game.has_webhooks follows every webhook's saves and deletes; the bulk update
         # that disables them refreshes it itself (webhooks.delivery.disable_webhooks).
         post_save.connect(

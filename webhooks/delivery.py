@@ -15,8 +15,6 @@ from datetime import datetime
 
 from celery import current_app
 from django.conf import settings
-from django.core.cache import caches
-from django.core.cache.backends.db import BaseDatabaseCache
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
@@ -52,76 +50,20 @@ def queue_event(game: Game, event: str, move: Move | None = None) -> list[Webhoo
 
 
 def _enabled_webhooks(game: Game) -> list[Webhook]:
+    """The game's enabled webhooks; none, without asking anything, when the game row says
+    so (``Game.has_webhooks``, read with the row the move has locked: most games have no
+    webhook, and asking cost every move a query or a cache round trip)."""
+    if not game.has_webhooks:
+        return []
     # A move that ends the game sends two events with the same saved game: one query for
     # both. Keyed by the version, so a later change to this instance reads again; nobody
-    # adds a webhook meanwhile, as do_add_webhook waits for the game row's lock.
+    # adds a webhook meanwhile, as every change of the flag waits for the game row's lock.
     cached = getattr(game, "_enabled_webhooks", None)
     if cached is None or cached[0] != (game.version, game.status):
-        cached = ((game.version, game.status), _query_enabled_webhooks(game.id))
+        webhooks = Webhook.objects.filter(game_id=game.id, disabled_at__isnull=True)
+        cached = ((game.version, game.status), list(webhooks.select_related("owner")))
         game._enabled_webhooks = cached
     return cached[1]
-
-
-# Most games have no webhook, and every move asked the database so (8% of a move, see
-# BENCHMARKS.md "API"): the cache remembers "none" per game, from the game's creation
-# (``remember_no_webhooks``) or the first move that found none. Only that answer is
-# cached; a game with webhooks reads them each time (they may be disabled meanwhile).
-# Saving a webhook forgets the game's entry (``forget_no_webhooks``) in its transaction,
-# under the game row's lock that every move holds while it asks (``do_add_webhook``
-# takes it), and again after commit (for writers that do not lock the game). An entry
-# lost (expired, evicted, a cache restarted) costs one query.
-NO_WEBHOOKS_SECONDS = 7 * 24 * 3600
-
-
-def _no_webhooks_key(game_id) -> str:
-    return f"webhooks:none:{game_id}"
-
-
-def _cache():
-    """The cache to remember "none" in, or None when it is the database cache (the
-    default without ``CACHE_URL``): asking it is a query too, and a failing one (no cache
-    table) would abort the move's transaction on PostgreSQL. Then every move asks."""
-    cache = caches["default"]
-    return None if isinstance(cache, BaseDatabaseCache) else cache
-
-
-def _query_enabled_webhooks(game_id) -> list[Webhook]:
-    key, cache = _no_webhooks_key(game_id), _cache()
-    try:
-        if cache is not None and cache.get(key):
-            return []
-    except Exception:  # the cache is down: the database still knows
-        logger.warning("Webhooks: cache unreadable, asking the database", exc_info=True)
-        cache = None
-    webhooks = list(
-        Webhook.objects.filter(game_id=game_id, disabled_at__isnull=True).select_related("owner")
-    )
-    if not webhooks and cache is not None:
-        remember_no_webhooks(game_id)
-    return webhooks
-
-
-def remember_no_webhooks(game_id) -> None:
-    """The game has no enabled webhook (just created, or a move found none): its moves
-    need not ask (best effort)."""
-    cache = _cache()
-    try:
-        if cache is not None:
-            cache.set(_no_webhooks_key(game_id), True, NO_WEBHOOKS_SECONDS)
-    except Exception:
-        logger.warning("Webhooks: cache unwritable", exc_info=True)
-
-
-def forget_no_webhooks(game_id) -> None:
-    """The game may have an enabled webhook now: its next move asks the database.
-
-    Call in the transaction that saves the webhook. Raises if the cache is unreachable,
-    so that the change rolls back rather than stay unseen by the game's moves.
-    """
-    key, cache = _no_webhooks_key(game_id), _cache()
-    if cache is not None:
-        cache.delete(key)
-        transaction.on_commit(lambda: cache.delete(key), robust=True)
 
 
 def refresh_has_webhooks(game_id) -> None:

@@ -54,7 +54,8 @@ class Webhook(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         indexes = [
-            # Every applied move asks "which enabled webhooks does this game have?".
+            # Every applied move in a game with webhooks (Game.has_webhooks) asks "which
+            # enabled webhooks does this game have?", and refresh_has_webhooks "any?".
             models.Index(
                 fields=["game"],
                 condition=models.Q(disabled_at__isnull=True),

@@ -13,16 +13,6 @@ def queue_end(sender, game, **kwargs):
     delivery.queue_event(game, payloads.GAME_ENDED)
 
 
-def forget_no_webhooks(sender, instance, **kwargs):
-    # Any save (added, or a change to an existing one): the game's moves must look again.
-    delivery.forget_no_webhooks(instance.game_id)
-
-
-def remember_new_game(sender, instance, created, **kwargs):
-    if created:
-        delivery.remember_no_webhooks(instance.id)
-
-
 def refresh_after_save(sender, instance, **kwargs):
     # Any save: added, enabled or disabled (a change of game would leave the old game's
     # flag set, which only costs its moves a query; nothing moves a webhook).

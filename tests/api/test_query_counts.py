@@ -22,8 +22,9 @@ pytestmark = pytest.mark.django_db
 # (moves that bury); the P25 abandonment check (moves that end a round); on a new turn,
 # the next player's vacations (their deadline) and the turn email (the moves since that
 # player's last one, read twice for the recap, and the outbox row); update the game. Not
-# the game's webhooks: a game created with none is remembered so in the cache until one
-# is saved (webhooks.delivery), so no move of these games asks.
+# the game's webhooks: the locked game row says it has none (Game.has_webhooks), so no
+# move of these games asks, whatever the cache (with the database cache, the default
+# without CACHE_URL, every move used to ask the webhooks table: one query more).
 MOVE_QUERY_BOUND = 11
 # Token lookup; the game with the viewer's seat; its seats joined with their users.
 DETAIL_QUERIES = 3

@@ -1,5 +1,6 @@
-"""``Game.has_webhooks``: the game row says whether it has an enabled webhook; every change
-of a webhook's existence or enabled state keeps it, whoever makes the change."""
+"""``Game.has_webhooks``: the game row says whether it has an enabled webhook, so a move in
+a game without one asks neither the webhooks table nor the cache; every change of a
+webhook's existence or enabled state keeps it, whoever makes the change."""
 
 import importlib
 import threading
@@ -8,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -25,6 +27,28 @@ pytestmark = pytest.mark.django_db
 WEBHOOKS_TABLE = '"webhooks_webhook"'
 
 
+class RecordingCache(LocMemCache):
+    """A local memory cache that records every key asked for, set or deleted."""
+
+    keys: list[str] = []
+
+    def get(self, key, *args, **kwargs):
+        self.keys.append(key)
+        return super().get(key, *args, **kwargs)
+
+    def set(self, key, *args, **kwargs):
+        self.keys.append(key)
+        return super().set(key, *args, **kwargs)
+
+    def add(self, key, *args, **kwargs):
+        self.keys.append(key)
+        return super().add(key, *args, **kwargs)
+
+    def delete(self, key, *args, **kwargs):
+        self.keys.append(key)
+        return super().delete(key, *args, **kwargs)
+
+
 def flag(game) -> bool:
     return Game.objects.values_list("has_webhooks", flat=True).get(id=game.id)
 
@@ -38,6 +62,36 @@ def webhook_queries(game):
 
 def move_deliveries() -> int:
     return WebhookDelivery.objects.filter(event="move_applied").count()
+
+
+# --- A game without webhooks: nothing asked -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cache",
+    [
+        # Production's kind: a cache of its own (Redis); here one that records its keys.
+        {"BACKEND": "tests.webhooks.test_has_webhooks_flag.RecordingCache"},
+        # The default without CACHE_URL: asking it would be a query, and a failing one
+        # (here: no table) would abort the move's transaction on PostgreSQL.
+        {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "no_such_table"},
+    ],
+    ids=["own cache", "database cache"],
+)
+def test_moves_of_a_game_without_webhooks_ask_neither_the_database_nor_the_cache(
+    settings, anna, bert, cache
+):
+    RecordingCache.keys = []
+    settings.CACHES = {"default": cache}
+    with CaptureQueriesContext(connection) as context:
+        game = start_game([anna, bert])
+        game = play_some(game)
+        game = play_some(game)
+    sql = [q["sql"] for q in context.captured_queries]
+    assert game.version == 2 and not game.has_webhooks
+    assert not [q for q in sql if WEBHOOKS_TABLE in q]
+    assert not [q for q in sql if "no_such_table" in q]
+    assert RecordingCache.keys == []
 
 
 def test_a_new_game_has_no_webhooks(game):
@@ -71,8 +125,8 @@ def test_disabling_by_a_save_clears_the_flag_and_enabling_sets_it_again(game, an
     webhook.disabled_at, webhook.disabled_reason = timezone.now(), "switched off"
     webhook.save()
     assert flag(game) is False
-    game = play_some(game)
-    assert move_deliveries() == 0
+    game, asked = webhook_queries(game)
+    assert (asked, move_deliveries()) == ([], 0)
 
     webhook.disabled_at, webhook.disabled_reason = None, ""
     webhook.save()
@@ -102,7 +156,8 @@ def test_the_workers_disabling_of_the_last_webhook_clears_the_flag(game, anna, r
     assert delivery.send_due_deliveries().failed == 1
     assert Webhook.objects.get().enabled is False
     assert flag(game) is False
-    game = play_some(game)
+    game, asked = webhook_queries(game)
+    assert asked == []
     assert move_deliveries() == 1
 
 
@@ -142,8 +197,8 @@ def test_deleting_the_last_webhook_clears_the_flag(game, anna, bert, receiver):
     assert flag(game) is True
     do_delete_webhook(game.id, bert, second.id)
     assert flag(game) is False
-    game = play_some(game)
-    assert move_deliveries() == 0
+    game, asked = webhook_queries(game)
+    assert (asked, move_deliveries()) == ([], 0)
 
 
 def test_a_webhook_deleted_by_any_other_writer_clears_the_flag(game, anna, receiver):
