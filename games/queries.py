@@ -62,10 +62,45 @@ _SEATS_OF_GAME = PreparedQuery(
 )
 
 
+def _game_with_seats_query(*, lock: bool) -> PreparedQuery:
+    def build(game_id, now):
+        seats = _seats_with_users(now).select_related("game").filter(game_id=game_id)
+        # Only the game row: the seats and users are read, not changed, by a move.
+        return seats.select_for_update(of=("game",)) if lock else seats
+
+    return PreparedQuery(build, game_id=Seat._meta.get_field("game"), now=DateTimeField())
+
+
+# A game and its seats in one query (the seats' rows joined to the game's): what a move
+# (locking the game row) and a game GET read first.
+_GAME_WITH_SEATS = _game_with_seats_query(lock=False)
+_LOCKED_GAME_WITH_SEATS = _game_with_seats_query(lock=True)
+
+
+def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
+    """The game with its seats prefetched as ``SEATS_WITH_USERS`` does, in one query, or
+    None when there is no such game (nor, then, for a game without seats: every game has
+    its players' seats from its creation on).
+
+    With ``lock``, the game row is locked until the caller's transaction ends, as by
+    ``games.actions.common.lock_game`` (inside ``transaction.atomic`` only).
+    """
+    query = _LOCKED_GAME_WITH_SEATS if lock else _GAME_WITH_SEATS
+    seats = query.fetch(game_id=game_id, now=timezone.now())
+    if not seats:
+        return None
+    game = seats[0].game  # each row brought its own copy of the game: one serves all
+    _attach_seats(game, seats)
+    return game
+
+
 def prefetch_seats(game: Game) -> None:
     """Give ``game`` its seats as ``prefetch_related(SEATS_WITH_USERS)`` would: one query
     (its SQL compiled once per connection, ``piratz_site.prepared``)."""
-    seats = _SEATS_OF_GAME.fetch(game_id=game.id, now=timezone.now())
+    _attach_seats(game, _SEATS_OF_GAME.fetch(game_id=game.id, now=timezone.now()))
+
+
+def _attach_seats(game: Game, seats: list[Seat]) -> None:
     for seat in seats:
         Seat.game.field.set_cached_value(seat, game)
     # What Django's prefetch_related leaves on the instance: a done queryset of the rows.
@@ -99,35 +134,18 @@ def games_visible_to(user: User):
     return games_of(user)
 
 
-# The game GET's lookup of one game (its seats come from ``prefetch_seats``), compiled
-# once per connection: a player's, through their seat, and staff's, any game.
-_GAME_OF_PLAYER = PreparedQuery(
-    lambda game_id, user_id: Game.objects.filter(id=game_id, seats__user_id=user_id),
-    game_id=Game._meta.get_field("id"),
-    user_id=Seat._meta.get_field("user"),
-)
-_ANY_GAME = PreparedQuery(
-    lambda game_id: Game.objects.filter(id=game_id), game_id=Game._meta.get_field("id")
-)
-
-
 def get_visible_game(user: User, game_id) -> Game:
     """The game with its seats (as ``SEATS_WITH_USERS``), or ``GameError("not_found")``
-    when it is missing or not the user's to see (``games_visible_to``).
+    when it is missing or not the user's to see (``games_visible_to``). One query.
 
     Outsiders get the same answer as for a missing game, so ids cannot be probed.
     """
     try:
-        if user.is_staff:
-            found = _ANY_GAME.fetch(game_id=game_id)
-        else:
-            found = _GAME_OF_PLAYER.fetch(game_id=game_id, user_id=user.id)
+        game = game_with_seats(game_id)
     except ValidationError:  # not a game id at all
-        found = []
-    if not found:
+        game = None
+    if game is None or not (user.is_staff or seat_of(game, user) is not None):
         raise GameError("not_found", _("No such game, or you are not a player of it."))
-    game = found[0]
-    prefetch_seats(game)
     return game
 
 

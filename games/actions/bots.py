@@ -10,10 +10,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import bots, deadlines
-from games.actions.common import check_seen_version, lock_game
+from games.actions.common import check_seen_version, lock_game_with_seats
 from games.errors import GameError, status_word
 from games.models import Actor, Game, GameStatus, SeatChange
-from games.queries import prefetch_seats
 from moderation import audit
 from moderation.models import AuditAction
 
@@ -30,8 +29,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
     Returns the game, seats prefetched.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        prefetch_seats(game)
+        game = lock_game_with_seats(game_id)
         row = next((s for s in game.seats.all() if s.user_id == user.id), None)
         if row is None:
             if user.is_staff:
@@ -92,8 +90,7 @@ def do_replace_with_bot(
     """
     reason = audit.clean_reason(reason)
     with transaction.atomic():
-        game = lock_game(game_id)
-        prefetch_seats(game)
+        game = lock_game_with_seats(game_id)
         if game.status != GameStatus.ACTIVE:
             raise GameError(
                 "game_not_active",

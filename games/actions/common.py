@@ -5,7 +5,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import events
+from games import events, queries
 from games.errors import GameError
 from games.models import Game, Move, Seat
 from piratz_site.prepared import PreparedQuery
@@ -18,6 +18,15 @@ _LOCKED_GAME = PreparedQuery(
     lambda game_id: Game.objects.select_for_update().filter(id=game_id),
     game_id=Game._meta.get_field("id"),
 )
+
+
+def lock_game_with_seats(game_id) -> Game:
+    """``lock_game`` with the game's seats prefetched (``queries.game_with_seats``): one
+    query instead of two, for the actions every turn runs."""
+    game = queries.game_with_seats(game_id, lock=True)
+    if game is None:
+        raise GameError("not_found", _("No such game, or you are not a player of it."))
+    return game
 
 
 def lock_game(game_id) -> Game:

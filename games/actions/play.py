@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import bots, deadlines, events, notify
-from games.actions.common import check_seen_version, end_game, lock_game
+from games.actions.common import check_seen_version, end_game, lock_game, lock_game_with_seats
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
 from games.queries import prefetch_seats, seat_of
@@ -88,9 +88,8 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
     game has its seats and their users prefetched, ready to serialise.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        # Prefetched once here: the seat check below and the response both use them.
-        prefetch_seats(game)
+        # The seats too: the seat check below and the response both use them.
+        game = lock_game_with_seats(game_id)
         seat = seat_of(game, user)
         if seat is None:
             if user.is_staff:
@@ -324,10 +323,9 @@ def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
     the deadline sweep, acts once. The move is logged with ``actor`` bot, not automatic.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_game_with_seats(game_id)
         if game.status != GameStatus.ACTIVE or game.version != expected_version:
             return None
-        prefetch_seats(game)
         if bots.bot_to_move(game) is None:
             return None
         _play_bot_move(game)

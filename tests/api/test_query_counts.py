@@ -16,22 +16,23 @@ from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db
 
-# Measured (SQLite and PostgreSQL alike): token lookup; lock the game; its seats joined
-# with their users and settings, each with its running vacation (used for the turn
-# check, the new deadline and the response alike); insert the move; insert the burial
-# (moves that bury); the P25 abandonment check (moves that end a round); on a new turn,
-# the next player's vacations (their deadline) and the turn email (the moves since that
-# player's last one, read twice for the recap, and the outbox row); update the game. Not
-# the game's webhooks: the locked game row says it has none (Game.has_webhooks), so no
-# move of these games asks, whatever the cache (with the database cache, the default
-# without CACHE_URL, every move used to ask the webhooks table: one query more).
+# Measured (SQLite and PostgreSQL alike): token lookup; lock the game, read with its
+# seats joined to their users and settings, each with its running vacation (used for
+# the turn check, the new deadline and the response alike: one query); insert the move;
+# insert the burial (moves that bury); the P25 abandonment check (moves that end a
+# round); on a new turn, the next player's vacations (their deadline) and the turn
+# email's outbox row (composed later, by the worker); update the game. Not the game's
+# webhooks: the locked game row says it has none (Game.has_webhooks), so no move of
+# these games asks, whatever the cache (with the database cache, the default without
+# CACHE_URL, every move used to ask the webhooks table: one query more).
 MOVE_QUERY_BOUND = 11
-# Token lookup; the game with the viewer's seat; its seats joined with their users.
-DETAIL_QUERIES = 3
+# Token lookup; the game read with its seats joined to their users (the viewer's seat
+# among them, or not: not_found).
+DETAIL_QUERIES = 2
 # Token lookup; count for the page; the page of games; their seats joined with users.
 LIST_QUERIES = 4
-# The detail's three, plus the moves.
-MOVE_LOG_QUERIES = 4
+# The detail's two, plus the moves.
+MOVE_LOG_QUERIES = 3
 
 _TEST_ONLY = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 
