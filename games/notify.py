@@ -1,5 +1,7 @@
 """What the service tells players by email about their games, composed and queued here."""
 
+import json
+
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
@@ -162,7 +164,9 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
             "version": game.version,
             "round_number": game.round,
             # The player's view, never the state: it holds the draw order and the key.
-            "table_view": game.rules.view(game.load_state(), seat),
+            # As JSON text: PostgreSQL's jsonb would reorder its keys, and the order of
+            # some (Piratz's cubes, in P1's treasure order) is the order shown.
+            "table_view_json": json.dumps(game.rules.view(game.load_state(), seat)),
             "deadline": game.deadline,
             "reply_by_email": reply_to is not None,
             # The one the List-Unsubscribe header holds (its token is timestamped).
@@ -179,11 +183,21 @@ TURN_EMAIL_COMPOSER = "games.your_turn"
 
 @composer(TURN_EMAIL_COMPOSER)
 def _compose_turn_email(
-    *, game_id, seat, version, round_number, table_view, deadline, reply_by_email, unsubscribe_link
+    *,
+    game_id,
+    seat,
+    version,
+    round_number,
+    table_view_json,
+    deadline,
+    reply_by_email,
+    unsubscribe_link,
 ) -> dict:
     """The context of ``queue_turn_email``'s email, as it was when the turn began at
-    ``version``: the table as the player saw it then (``table_view``), the recap of the
-    moves up to ``version``, that turn's ``deadline``; names and settings as they are now."""
+    ``version``: the table as the player saw it then (``table_view_json``), the recap of
+    the moves up to ``version``, that turn's ``deadline``; names and settings as they are
+    now."""
+    table_view = json.loads(table_view_json)
     game = Game.objects.prefetch_related(SEATS_WITH_USERS).get(id=game_id)
     # The game as it was when the turn began, on this unsaved instance only.
     game.version, game.round, game.deadline = version, round_number, deadline

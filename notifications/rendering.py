@@ -97,7 +97,9 @@ class Composed:
     arguments (which must be JSON-safe as ``context_to_json`` defines it), not the
     context. The arguments must hold everything the email shows that may change before
     the email is sent (e.g. the game's state when the turn began): the composer reads
-    the rest from the database when the worker sends it.
+    the rest from the database when the worker sends it. They are kept in a JSON column,
+    which on PostgreSQL (jsonb) does not keep the order of a dict's keys: pass a dict
+    whose order matters as JSON text.
     """
 
     composer: str
