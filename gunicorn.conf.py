@@ -30,3 +30,15 @@ def on_starting(server):
 
     env = Env()
     secret_key(env, debug=env.bool("DEBUG", False))
+
+
+def post_worker_init(worker):
+    """Move everything loaded at start-up (Django, the app, the templates' modules) out of
+    the garbage collector's reach (``gc.freeze``): those objects live as long as the
+    worker, yet each full collection walked them all, hundreds of thousands, in the middle
+    of some request. Python's documentation suggests it for forking servers; measured in
+    BENCHMARKS.md ("Move path: third pass", the last rows).
+    """
+    import gc
+
+    gc.freeze()

@@ -226,6 +226,20 @@ def test_gunicorn_without_key_stops_with_one_line_and_starts_no_worker():
     assert "Booting worker" not in done.stderr
 
 
+def test_a_gunicorn_worker_freezes_what_it_loaded_out_of_the_collectors_reach():
+    import gc
+    import runpy
+
+    hooks = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    frozen_before = gc.get_freeze_count()
+    try:
+        hooks["post_worker_init"](None)
+        # Django, pytest and the app are loaded here: many thousands of objects.
+        assert gc.get_freeze_count() > frozen_before + 10_000
+    finally:
+        gc.unfreeze()  # this test's process goes on collecting as before
+
+
 def test_celery_worker_without_key_stops_with_one_line():
     _assert_stopped_with_one_line(
         _run(
