@@ -15,7 +15,7 @@ from games.describe import Names, format_moment, words_for
 from games.errors import GameError
 from games.models import EndReason, Game, GameStatus, Move, Seat
 from games.movelog import public_log
-from games.queries import SEATS_WITH_USERS
+from games.queries import game_with_seats
 from mailin.tokens import reply_address
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
@@ -198,7 +198,9 @@ def _compose_turn_email(
     the moves up to ``version``, that turn's ``deadline``; names and settings as they are
     now."""
     table_view = json.loads(table_view_json)
-    game = Game.objects.prefetch_related(SEATS_WITH_USERS).get(id=game_id)
+    game = game_with_seats(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"game {game_id} is gone: its turn email cannot be composed")
     # The game as it was when the turn began, on this unsaved instance only.
     game.version, game.round, game.deadline = version, round_number, deadline
     game.status, game.current_seat = GameStatus.ACTIVE, seat
