@@ -288,6 +288,17 @@ class InProcessReport:
         self.games += other.games
 
 
+def move_post(client, path: str, version: int, action: dict):
+    """A project move over the test client (named so that ``bench/profile_shares.py`` can
+    tell its samples from the GET's and the bare write's)."""
+    return client.post(path, {"version": version, **action}, content_type="application/json")
+
+
+def next_player_get(client, path: str):
+    """The next player's game GET over the test client (named, as ``move_post``)."""
+    return client.get(path)
+
+
 def measure_in_process(
     game: BenchGame,
     rng: random.Random,
@@ -328,7 +339,7 @@ def measure_in_process(
         )
         bare_path = f"/bench/bare-move/{bare_game.id}/"
 
-        def bare(version: int) -> int:
+        def bare_write(version: int) -> int:  # named for bench/profile_shares.py
             cpu_start = time.thread_time()
             answer = bare_client.post(
                 bare_path, {"version": version}, content_type="application/json"
@@ -338,6 +349,7 @@ def measure_in_process(
                 raise BenchError(f"in-process bare write refused: {answer.status_code}")
             return answer.json()["version"]
 
+        bare = bare_write
         # Its first request records the key's use (once an hour): not counted.
         bare_version = bare(Game.objects.get(id=bare_game.id).version)
         report.bare_cpu.clear()
@@ -351,11 +363,7 @@ def measure_in_process(
             if profiler:
                 profiler.enable()
             start, cpu_start = time.perf_counter(), time.thread_time()
-            response = clients[mover].post(
-                f"{detail}moves/",
-                {"version": body["version"], **action},
-                content_type="application/json",
-            )
+            response = move_post(clients[mover], f"{detail}moves/", body["version"], action)
             report.move_seconds.append(time.perf_counter() - start)
             move_cpu = time.thread_time() - cpu_start
             report.post_cpu.append(move_cpu)
@@ -375,7 +383,7 @@ def measure_in_process(
             if body["status"] == "active" and following != mover:
                 mover = following
                 cpu_start = time.thread_time()
-                body = clients[mover].get(detail).json()
+                body = next_player_get(clients[mover], detail).json()
                 move_cpu += time.thread_time() - cpu_start
                 report.detail_queries.append(len(recorder.take()))
             report.move_cpu.append(move_cpu)
