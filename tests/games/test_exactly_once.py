@@ -178,6 +178,7 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_doubles_nothing(machinery, 
         every=0.002,
     )
     worker.kill()
+    killed_at = timezone.now()
     after_kill = played(game_ids)
     assert at_kill <= after_kill < len(game_ids)  # the kill left work undone
     assert set(moves_per_game(game_ids).values()) == {1}  # and nothing half-done twice
@@ -193,6 +194,13 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_doubles_nothing(machinery, 
     emails = OutboundEmail.objects.filter(created_at__gte=since)
     wait_until(
         lambda: not emails.filter(status=Status.PENDING).exists(), 45, "the emails to be sent"
+    )
+    # The new worker may still be sending the last one it claimed (composing a turn email
+    # takes it a few queries): only the killed worker's claims stay "sending".
+    wait_until(
+        lambda: not emails.filter(status=Status.SENDING, claimed_at__gte=killed_at).exists(),
+        45,
+        "the new worker's sends to end",
     )
     stuck = emails.filter(status=Status.SENDING).count()
     assert stuck <= 1  # concurrency 1: at most the one in hand at the kill
