@@ -54,13 +54,6 @@ def _seats_with_users(now=None):
 # and the emails read them): one query for all of it, however many seats.
 SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
 
-# The same for one game, compiled once per connection: every move and game GET runs it.
-_SEATS_OF_GAME = PreparedQuery(
-    lambda game_id, now: _seats_with_users(now).filter(game_id=game_id),
-    game_id=Seat._meta.get_field("game"),
-    now=DateTimeField(),
-)
-
 
 def _game_with_seats_query(*, lock: bool) -> PreparedQuery:
     def build(game_id, now):
@@ -71,8 +64,8 @@ def _game_with_seats_query(*, lock: bool) -> PreparedQuery:
     return PreparedQuery(build, game_id=Seat._meta.get_field("game"), now=DateTimeField())
 
 
-# A game and its seats in one query (the seats' rows joined to the game's): what a move
-# (locking the game row) and a game GET read first.
+# A game and its seats in one query (the seats' rows joined to the game's), compiled once
+# per connection: what every move (locking the game row) and game GET read first.
 _GAME_WITH_SEATS = _game_with_seats_query(lock=False)
 _LOCKED_GAME_WITH_SEATS = _game_with_seats_query(lock=True)
 
@@ -94,22 +87,14 @@ def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
     return game
 
 
-def prefetch_seats(game: Game) -> None:
-    """Give ``game`` its seats as ``prefetch_related(SEATS_WITH_USERS)`` would: one query
-    (its SQL compiled once per connection, ``piratz_site.prepared``)."""
-    _attach_seats(game, _SEATS_OF_GAME.fetch(game_id=game.id, now=timezone.now()))
-
-
 def _attach_seats(game: Game, seats: list[Seat]) -> None:
+    # ``game`` is fresh from the query: nothing else is prefetched on it.
     for seat in seats:
         Seat.game.field.set_cached_value(seat, game)
     # What Django's prefetch_related leaves on the instance: a done queryset of the rows.
     related = game.seats.all()
     related._result_cache, related._prefetch_done = seats, True
-    game._prefetched_objects_cache = {
-        **getattr(game, "_prefetched_objects_cache", {}),
-        "seats": related,
-    }
+    game._prefetched_objects_cache = {"seats": related}
 
 
 def vacation_until(user_id: int) -> datetime | None:

@@ -113,17 +113,17 @@ def test_a_row_lock_outside_a_transaction_is_refused_as_django_refuses_it(transa
         locking.fetch(game_id=game_id)
 
 
-def test_prefetch_seats_is_prefetch_related_without_more_queries(
-    two_games, django_assert_num_queries
-):
-    game = Game.objects.get(id=two_games[0].id)
+def test_game_with_seats_is_prefetch_related_in_one_query(two_games, django_assert_num_queries):
+    game_id = two_games[0].id
     with django_assert_num_queries(1):
-        queries.prefetch_seats(game)
+        game = queries.game_with_seats(game_id)
         seats = list(game.seats.all())
         assert all(seat.game is game for seat in seats)
         assert [s.user.public_name for s in seats]
-    reference = Game.objects.prefetch_related(queries.SEATS_WITH_USERS).get(id=game.id)
+    reference = Game.objects.prefetch_related(queries.SEATS_WITH_USERS).get(id=game_id)
+    assert (game.id, game.version, game.state) == (reference.id, reference.version, reference.state)
     assert _as_rows(seats) == _as_rows(reference.seats.all())
+    assert queries.game_with_seats("6f1b0c8e-0000-4000-8000-000000000000") is None
 
 
 def test_the_game_get_finds_only_a_players_game_and_any_for_staff(two_games, anna, bert, moderator):

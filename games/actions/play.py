@@ -10,7 +10,7 @@ from games import bots, deadlines, events, notify
 from games.actions.common import check_seen_version, end_game, lock_game, lock_game_with_seats
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
-from games.queries import prefetch_seats, seat_of
+from games.queries import seat_of
 from moderation import audit
 from moderation.models import AuditAction
 
@@ -155,7 +155,9 @@ def do_play_timeout(
     if moderator is not None:
         reason = audit.clean_reason(reason)  # before anything changes
     with transaction.atomic():
-        game = lock_game(game_id)
+        # The seats (with users) serve the standing order, the next turn's deadline and
+        # the emails alike: read with the game, one query.
+        game = lock_game_with_seats(game_id)
         if game.status != GameStatus.ACTIVE:
             if moderator is not None:
                 raise GameError(
@@ -169,9 +171,6 @@ def do_play_timeout(
             return None
         if moderator is None and (game.deadline is None or game.deadline > timezone.now()):
             return None  # not due (deadline extended since the sweep looked)
-        # The seats (with users) serve the standing order, the next turn's deadline and
-        # the emails alike: one query.
-        prefetch_seats(game)
         if bots.bot_to_move(game) is not None:
             move = _play_bot_move(game)
             if moderator is not None:
