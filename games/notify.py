@@ -399,15 +399,16 @@ def _queue_digest(user, games, prefs) -> bool:
         notes.setdefault(
             item["game"], {"game_name": item["game_name"], "text": deadline_notes[item["game"]]}
         )
-    unsubscribe, settings_link = _footer_links(user, EmailKind.DIGEST)
-    context = {
-        "name": user.public_name,
-        "game_name": waiting[0]["game_name"] if len(notes) == 1 else "",
-        "deadline_notes": list(notes.values()),
-        "games": waiting,
-        "unsubscribe_link": unsubscribe,
-        "settings_link": settings_link,
-    }
+    unsubscribe = unsubscribe_url(user, EmailKind.DIGEST)
+    context = _with_footer(
+        {
+            "name": user.public_name,
+            "game_name": waiting[0]["game_name"] if len(notes) == 1 else "",
+            "deadline_notes": list(notes.values()),
+            "games": waiting,
+        },
+        unsubscribe,
+    )
     queue_email(
         user.email,
         EmailKind.DIGEST,
@@ -493,11 +494,6 @@ def _notes(game: Game) -> dict:
     they name the game (``game_name``), say these, and draw the table and result with
     ``emails/<game>/_table`` and ``_result``."""
     return words_for(game.game).email_notes(**game.rules_options())
-
-
-def _footer_links(user, kind: str) -> tuple[str, str]:
-    """The one-click unsubscribe link for ``kind`` and the notification settings link."""
-    return unsubscribe_url(user, kind), settings_url()
 
 
 def _unsubscribe_headers(unsubscribe: str) -> dict[str, str]:
