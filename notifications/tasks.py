@@ -1,5 +1,6 @@
 """Celery tasks of the outbox: thin wrappers that take ids; the logic is in outbox.py."""
 
+from collections import Counter
 from dataclasses import asdict
 
 from celery import shared_task
@@ -12,13 +13,27 @@ SWEEP_BATCH_SIZE = 500
 
 
 @shared_task
+def send_emails(email_ids: list[int]) -> dict:
+    """Send those of the outbox emails that are still pending and due, one after the
+    other; safe to run twice. Returns how many had each outcome (``SendOutcome``).
+
+    What ``queue_email`` publishes after commit: one task per call, or one for all the
+    emails of an ``outbox.sent_together`` block."""
+    outcomes = Counter(outbox.send_pending_email(email_id) for email_id in email_ids)
+    return {str(outcome): count for outcome, count in outcomes.items()}
+
+
+@shared_task
 def send_email(email_id: int) -> str:
-    """Send one outbox email if it is still pending and due; safe to run twice."""
+    """Send one outbox email if it is still pending and due; safe to run twice.
+
+    No longer published (``send_emails`` is); kept so that a worker still runs those a
+    broker holds from before the change."""
     return outbox.send_pending_email(email_id)
 
 
 @shared_task
 def send_due_emails() -> dict:
     """The every-minute sweep: requeue stuck emails and send the due ones (retries, and
-    emails whose ``send_email`` task was lost, e.g. because the broker was down)."""
+    emails whose ``send_emails`` task was lost, e.g. because the broker was down)."""
     return asdict(outbox.send_due_emails(limit=SWEEP_BATCH_SIZE))

@@ -181,7 +181,7 @@ def test_make_run_sends_emails_and_plays_deadlines_and_ctrl_c_stops_it_all(local
     assert [(entry["seat"], entry["automatic"]) for entry in entries] == [(0, True)]
 
     output = service.log.read_text()
-    assert "Task notifications.tasks.send_email[" in output  # run by the worker
+    assert "Task notifications.tasks.send_emails[" in output  # run by the worker
     assert "Sending due task play-due-timeouts" in output  # sent by the embedded beat
 
     # Ctrl-C in the terminal: SIGINT to the foreground process group (make and its shell).

@@ -21,6 +21,7 @@ from games.errors import GameError, status_word
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.models import EndReason, Game, GameStatus, Seat
 from games.rules import available_games, get_rules
+from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +151,8 @@ def do_create_game(
     server_seed, commitment = new_server_seed(game)
     now = timezone.now()
     invitees = [email for email in emails if email != host.email]
-    with transaction.atomic():
+    # sent_together: one send task for every invitation.
+    with transaction.atomic(), sent_together():
         # Lock the host so two concurrent requests cannot both slip under the daily caps.
         User.objects.select_for_update().filter(pk=host.pk).first()
         _check_creation_limits(host, invitees, now)
@@ -250,7 +252,8 @@ def do_accept_invitation(game_id, user: User, client_seed: str | None = None) ->
     Accepting twice is harmless. Raises ``GameError`` (``not_found``,
     ``game_not_active`` for a cancelled or ended game, ``suspended`` for a suspended player).
     """
-    with transaction.atomic():
+    # sent_together: the last acceptance starts the game, an email to every player.
+    with transaction.atomic(), sent_together():
         game = lock_game(game_id)
         seat = seat_row(game, user)
         if game.status == GameStatus.ACTIVE and seat.accepted:

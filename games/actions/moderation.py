@@ -16,6 +16,7 @@ from games.errors import GameError, status_word
 from games.models import EndReason, Game, GameStatus
 from moderation import audit
 from moderation.models import AuditAction
+from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ def do_abort_game(game_id, moderator: User, *, version: int | None = None, reaso
     not blank: ``invalid`` otherwise) goes to the audit log and the log line.
     """
     reason = audit.clean_reason(reason)
-    with transaction.atomic():
+    with transaction.atomic(), sent_together():  # every player is told: one send task
         game = lock_game(game_id)
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
             raise GameError(

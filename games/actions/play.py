@@ -13,6 +13,7 @@ from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, S
 from games.queries import seat_of
 from moderation import audit
 from moderation.models import AuditAction
+from notifications.outbox import sent_together
 
 _ENGINE_CODES = {
     # The engines' IllegalAction codes that mean something other than "illegal now".
@@ -87,7 +88,8 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
     Raises ``GameError`` and changes nothing when the move is refused. The returned
     game has its seats and their users prefetched, ready to serialise.
     """
-    with transaction.atomic():
+    # sent_together: a move that ends the game queues an email per player, one task.
+    with transaction.atomic(), sent_together():
         # The seats too: the seat check below and the response both use them.
         game = lock_game_with_seats(game_id)
         seat = seat_of(game, user)
@@ -154,7 +156,8 @@ def do_play_timeout(
     """
     if moderator is not None:
         reason = audit.clean_reason(reason)  # before anything changes
-    with transaction.atomic():
+    # sent_together: "we moved for you" and the next player's turn (or the game's end).
+    with transaction.atomic(), sent_together():
         # The seats (with users) serve the standing order, the next turn's deadline and
         # the emails alike: read with the game, one query.
         game = lock_game_with_seats(game_id)

@@ -19,7 +19,7 @@ from .conftest import TURN_CONTEXT
 @pytest.fixture
 def celery_worker_on_redis(redis_url):
     """The project's Celery app on a real Redis broker, with a worker in a thread."""
-    assert tasks.send_email.name in app.tasks
+    assert tasks.send_emails.name in app.tasks
     with celery_app_on(redis_url):
         app.control.purge()  # leftovers of an aborted run would name ids of this test's rows
         with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
@@ -55,5 +55,5 @@ def test_email_committed_in_a_transaction_is_sent_by_the_worker(
     assert [message.to for message in mailoutbox] == [["anna@example.com"]]
     assert mailoutbox[0].subject == "Your turn in Skull <Bay> against Anna"
     # Sent by the worker through the broker, not in-process by an eager task.
-    assert [(name, eager) for name, eager, _ in task_runs] == [(tasks.send_email.name, False)]
+    assert [(name, eager) for name, eager, _ in task_runs] == [(tasks.send_emails.name, False)]
     assert task_runs[0][2] is not threading.main_thread()

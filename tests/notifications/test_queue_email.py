@@ -8,7 +8,7 @@ from django.template import TemplateDoesNotExist
 
 import notifications.tasks
 from notifications.models import OutboundEmail
-from notifications.outbox import queue_email
+from notifications.outbox import queue_email, sent_together
 
 from .conftest import TURN_CONTEXT
 
@@ -95,6 +95,105 @@ def test_email_is_sent_once_after_commit_and_not_before(
     assert email.sent_at is not None
 
 
+@pytest.fixture
+def published(monkeypatch):
+    """The id lists of the ``send_emails`` tasks published, each run as it is published."""
+    tasks = []
+    real = notifications.tasks.send_emails
+
+    class Recording:
+        @staticmethod
+        def delay(email_ids):
+            tasks.append(list(email_ids))
+            return real.delay(email_ids)
+
+    monkeypatch.setattr(notifications.tasks, "send_emails", Recording)
+    return tasks
+
+
+def test_each_call_outside_a_block_is_sent_by_its_own_task(
+    published, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        first = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        second = queue_email("bert@example.com", "test_message", TURN_CONTEXT)
+
+    assert published == [[first.id], [second.id]]
+    assert len(mailoutbox) == 2
+
+
+def test_emails_queued_together_are_sent_by_one_task_after_commit(
+    published, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with transaction.atomic(), sent_together():
+            first = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+            with sent_together():  # an inner block adds to the outer one's task
+                second = queue_email("bert@example.com", "test_message", TURN_CONTEXT)
+            third = queue_email("carl@example.com", "test_message", TURN_CONTEXT)
+        assert published == []  # committed, but on_commit callbacks have not run yet
+
+    assert len(callbacks) == 1
+    assert published == [[first.id, second.id, third.id]]
+    assert sorted(message.to[0] for message in mailoutbox) == [
+        "anna@example.com",
+        "bert@example.com",
+        "carl@example.com",
+    ]
+    # The block is over: the next email has its own task again.
+    with django_capture_on_commit_callbacks(execute=True):
+        fourth = queue_email("dora@example.com", "test_message", TURN_CONTEXT)
+    assert published[-1] == [fourth.id]
+
+
+def _queue_together_then_reject_the_move():
+    with transaction.atomic(), sent_together():
+        queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        raise GameMoveRejected
+
+
+def test_emails_queued_together_in_a_rolled_back_transaction_publish_nothing(
+    published, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(GameMoveRejected):
+        _queue_together_then_reject_the_move()
+
+    assert published == []
+    assert mailoutbox == []
+    # Nothing of the rolled-back block is left over for the next transaction's task.
+    with django_capture_on_commit_callbacks(execute=True):
+        email = queue_email("bert@example.com", "test_message", TURN_CONTEXT)
+    assert published == [[email.id]]
+
+
+def test_a_task_naming_an_email_of_a_rolled_back_savepoint_skips_it(
+    published, mailoutbox, django_capture_on_commit_callbacks
+):
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        transaction.atomic(),
+        sent_together(),
+    ):
+        kept = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        with pytest.raises(GameMoveRejected):
+            _queue_email_then_reject_the_move()  # a savepoint: the outer block goes on
+
+    assert len(published) == 1 and kept.id in published[0]
+    assert [message.to for message in mailoutbox] == [["anna@example.com"]]
+
+
+def test_the_send_task_reports_each_outcome(mailoutbox):
+    email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+    OutboundEmail.objects.filter(id=email.id).update(status="sent")
+    other = queue_email("bert@example.com", "test_message", TURN_CONTEXT)
+
+    assert notifications.tasks.send_emails.delay([email.id, other.id, 0]).get() == {
+        "skipped": 2,
+        "sent": 1,
+    }
+    assert [message.to for message in mailoutbox] == [["bert@example.com"]]
+
+
 class GameMoveRejected(Exception):
     pass
 
@@ -124,10 +223,10 @@ def test_unreachable_broker_does_not_fail_the_callers_request(
 ):
     class BrokerDown:
         @staticmethod
-        def delay(email_id):
+        def delay(email_ids):
             raise ConnectionRefusedError("redis is down")
 
-    monkeypatch.setattr(notifications.tasks, "send_email", BrokerDown)
+    monkeypatch.setattr(notifications.tasks, "send_emails", BrokerDown)
     with django_capture_on_commit_callbacks(execute=True):
         email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
 

@@ -123,6 +123,14 @@ def test_sweep_task_reports_what_it_did(make_email, mailoutbox, now):
 
 def test_send_task_sends_by_id(make_email, mailoutbox, now):
     email = make_email()
+    assert tasks.send_emails.delay([email.id]).get() == {"sent": 1}
+    assert len(mailoutbox) == 1
+
+
+def test_send_task_of_one_email_still_runs_for_those_queued_before_batching(
+    make_email, mailoutbox, now
+):
+    email = make_email()
     assert tasks.send_email.delay(email.id).get() == "sent"
     assert len(mailoutbox) == 1
 
