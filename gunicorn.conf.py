@@ -4,10 +4,12 @@ Threads, not gunicorn's default single-threaded "sync" worker: a sync worker rea
 request with a blocking socket, so one client that sends its headers slowly (slowloris)
 holds the whole worker, and with one worker the whole site. A gthread worker hands a
 connection to a thread only once it has data, and gives back one that stays silent for
-5 s; a client that keeps trickling bytes still holds one thread, so ``workers * threads``
-bounds how many such clients gunicorn alone can carry (tests/faults/test_slow_clients.py
-proves 40 with the defaults). Beyond that, serve behind a buffering proxy (nginx), which
-passes a request on only once it has all of it (README "Faults we test").
+5 s; a client that keeps trickling bytes still holds one thread. Workers take new
+connections as they come, not evenly, so one worker may hold them all: fewer than
+``threads`` such clients is what gunicorn alone is sure to carry
+(tests/faults/test_slow_clients.py proves 28 with the defaults), ``workers * threads``
+at best. Beyond that, serve behind a buffering proxy (nginx), which passes a request on
+only once it has all of it (README "Faults we test").
 
 Command-line flags override these (``bench/api.py`` sets its own).
 """
