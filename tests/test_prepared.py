@@ -148,3 +148,16 @@ def test_two_values_of_one_kind_keep_their_places(bert):
     assert len(vacations_between(bert.id, now + timedelta(days=3), now + timedelta(days=9))) == 1
     assert len(vacations_between(bert.id, now, now + timedelta(days=9))) == 2
     assert vacations_between(bert.id, now + timedelta(days=2), now + timedelta(days=5)) == []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
+def test_postgresql_plans_a_hot_query_once_per_connection(two_games):
+    """psycopg prepares a statement on its 5th run (piratz_site.env): from then on
+    PostgreSQL runs the plan it made, instead of parsing and planning the query again."""
+    game_id = two_games[0].id
+    for _ in range(6):
+        queries.game_with_seats(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any('FROM "games_seat"' in statement for statement in prepared), prepared

@@ -84,9 +84,25 @@ def test_database_urls_are_read(tmp_path):
     database = env.database("DATABASE_URL", "", base_dir=tmp_path)
     assert (database["NAME"], database["USER"], database["PASSWORD"]) == ("piratz", "u", "p@ss")
     assert (database["HOST"], database["PORT"]) == ("db.internal", "6543")
-    assert database["OPTIONS"] == {"sslmode": "require"}
+    assert database["OPTIONS"] == {
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        "sslmode": "require",
+    }
     relative = Env({}).database("X", "sqlite:///var/x.sqlite3", base_dir=tmp_path)
     assert relative["NAME"] == str(tmp_path / "var" / "x.sqlite3")
+
+
+def test_postgresql_prepares_statements_unless_told_not_to(tmp_path):
+    # On: PostgreSQL plans a repeated query once per connection (BENCHMARKS.md, API);
+    # off for a pooler that cannot keep a session's prepared statements.
+    url = {"DATABASE_URL": "postgres://u@db/piratz"}
+    options = Env(url).database("DATABASE_URL", "", base_dir=tmp_path)["OPTIONS"]
+    assert options == {"server_side_binding": True, "prepare_threshold": 5}
+    off = Env({**url, "DATABASE_PREPARED_STATEMENTS": "false"})
+    assert off.database("DATABASE_URL", "", base_dir=tmp_path)["OPTIONS"] == {}
+    sqlite = Env({}).database("X", "sqlite:///var/x.sqlite3", base_dir=tmp_path)
+    assert "prepare_threshold" not in sqlite["OPTIONS"]
 
 
 def test_connection_health_checks_are_off_unless_asked_for(tmp_path):
