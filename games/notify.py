@@ -198,9 +198,7 @@ def _compose_turn_email(
     the moves up to ``version``, that turn's ``deadline``; names and settings as they are
     now."""
     table_view = json.loads(table_view_json)
-    game = game_with_seats(game_id)
-    if game is None:
-        raise Game.DoesNotExist(f"game {game_id} is gone: its turn email cannot be composed")
+    game = _game_to_compose(game_id, "turn")
     # The game as it was when the turn began, on this unsaved instance only.
     game.version, game.round, game.deadline = version, round_number, deadline
     game.status, game.current_seat = GameStatus.ACTIVE, seat
@@ -284,21 +282,62 @@ def queue_game_over(game: Game) -> list[OutboundEmail]:
     """Tell every player the game is over: the final table, scores and winners.
 
     Every card is public once the game is over (rules P23), blind mode included.
+
+    Each email is composed when it is sent (``_compose_game_over``, in the worker), not
+    here: the move that ends a game composed up to four of them (the table and the
+    result put in words, a signed link each) under the game's row lock, which made it
+    the slowest move by far (13 ms of CPU against 4-6 ms for the others: the API
+    benchmark's POST p99). The snapshot holds only the game, the seat, the version that
+    ended it and the header's unsubscribe link, because a finished game never changes
+    again: no action takes a game out of ``finished`` nor changes its state, result,
+    seats or version (each of ``games.actions`` wants the game active or invited; the
+    admin's game rows are read-only). The composer checks that it is still so. Names and
+    settings are the players' when it is sent, as for the turn email.
     """
     queued = []
     for seat_row in _people(game):
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_OVER):
             continue
-        with translation.override(language_of(seat_row.user)):
-            context = _game_context(game, seat_row, prefs)
-            view = game.rules.view(game.load_state(), seat_row.seat)
-            names = Names(context["names"], seat_row.seat)
-            context["result"] = words_for(game.game).describe_result(view["result"], names)
-            queued.append(
-                _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, context)
-            )
+        snapshot = Composed(
+            GAME_OVER_COMPOSER,
+            {
+                "game_id": str(game.id),
+                "seat": seat_row.seat,
+                # The version that ended it: what the composer checks the game is still at.
+                "version": game.version,
+                # The one the List-Unsubscribe header holds (its token is timestamped).
+                "unsubscribe_link": unsubscribe_url(seat_row.user, EmailKind.GAME_OVER),
+            },
+        )
+        queued.append(_queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, snapshot))
     return queued
+
+
+GAME_OVER_COMPOSER = "games.game_over"
+
+
+@composer(GAME_OVER_COMPOSER)
+def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
+    """The context of ``queue_game_over``'s email for ``seat``: the game as it ended at
+    ``version`` (which it still is: a finished game does not change), names and settings
+    as they are now.
+
+    Raises if the game is no longer the finished game at ``version``: rather no email (it
+    fails, for a moderator to see) than one telling another ending.
+    """
+    game = _game_to_compose(game_id, "game-over")
+    if game.status != GameStatus.FINISHED or game.version != version:
+        raise ValueError(
+            f"game {game_id} is {game.status} at version {game.version}, not the game that "
+            f"finished at version {version}: its game-over email cannot be composed"
+        )
+    seat_row = _seat(game, seat)
+    view = game.rules.view(game.load_state(), seat)
+    context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=view)
+    names = Names(context["names"], seat)
+    context["result"] = words_for(game.game).describe_result(view["result"], names)
+    return _with_footer(context, unsubscribe_link)
 
 
 def queue_game_ended(game: Game) -> list[OutboundEmail]:
@@ -438,6 +477,15 @@ def recap(game: Game, seat: int) -> list[str]:
     return words_for(game.game).describe_moves(
         entries, names, game.rules, since=last_own, rounds=rounds, current_round=current_round
     )
+
+
+def _game_to_compose(game_id, email: str) -> Game:
+    """The game a composer reads (with its seats, as a move does); raises
+    ``Game.DoesNotExist`` when it is gone, naming the ``email`` that cannot be composed."""
+    game = game_with_seats(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"game {game_id} is gone: its {email} email cannot be composed")
+    return game
 
 
 def _seats(game: Game) -> list[Seat]:
