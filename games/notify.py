@@ -238,6 +238,18 @@ def queue_auto_moved(
     cards the move took, in blind mode only how many, as P23 hides collections;
     Rattenscharf: where each strip went and what it scored), in the game's own words
     (``games.describe.words_for``).
+
+    The email is composed when it is sent (``_compose_auto_moved``, in the worker): the
+    deadline sweep composed it in its transaction (17% of a sweep's time). The game moves
+    on before then, so the snapshot holds what the email shows as of now (``game`` just
+    after the ``moves``): the player's view of the table and ``table_before`` (as JSON
+    text), the moves' numbers (their log rows do not change), whether collections are
+    hidden (blind mode while the game runs, P23: decided now, so a game that ends before
+    the email is sent still shows what this one may), the status, seat to move and
+    deadline (the link and the "your turn" line), and which seats bots played (a stand-in
+    may take the player's seat right after these moves). Never the state (the draw order,
+    the key); never a sign-in link (minted when it is sent). The players' own names and
+    settings are theirs when it is sent, as for the turn email.
     """
     move = moves[0]
     seat_row = _seat(game, move.seat)
@@ -246,21 +258,72 @@ def queue_auto_moved(
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.AUTO_MOVED):
         return None
+    snapshot = Composed(
+        AUTO_MOVED_COMPOSER,
+        {
+            "game_id": str(game.id),
+            "seat": move.seat,
+            "move_numbers": [m.number for m in moves],
+            # Views, never the state. As JSON text: PostgreSQL's jsonb would reorder their
+            # keys, and some orders are the order shown (Piratz's cubes, a card's treasures).
+            "table_view_json": json.dumps(game.rules.view(game.load_state(), move.seat)),
+            "table_before_json": None if table_before is None else json.dumps(table_before),
+            # Piratz's blind mode (P23): a collection's cards stay hidden until the end.
+            "hidden": game.blind and game.status == GameStatus.ACTIVE,
+            "status": game.status,
+            "current_seat": game.current_seat,
+            "deadline": game.deadline,
+            # Seat names say which seats a bot plays ("a careful bot stands in"): as now,
+            # not after the stand-in this timeout may bring, nor any later one.
+            "bots": [s.bot for s in _seats(game)],
+            # The one the List-Unsubscribe header holds (its token is timestamped).
+            "unsubscribe_link": unsubscribe_url(seat_row.user, EmailKind.AUTO_MOVED),
+        },
+    )
+    return _queue_game_email(game, seat_row.user, prefs, EmailKind.AUTO_MOVED, snapshot)
+
+
+AUTO_MOVED_COMPOSER = "games.auto_moved"
+
+
+@composer(AUTO_MOVED_COMPOSER)
+def _compose_auto_moved(
+    *,
+    game_id,
+    seat,
+    move_numbers,
+    table_view_json,
+    table_before_json,
+    hidden,
+    status,
+    current_seat,
+    deadline,
+    bots,
+    unsubscribe_link,
+) -> dict:
+    """The context of ``queue_auto_moved``'s email, as it was when the automatic moves
+    ``move_numbers`` had been played for ``seat``: the table as the player saw it then
+    (``table_view_json``), what the moves did from ``table_before_json``, collections
+    ``hidden`` or not as they were then, the game's ``status``, ``current_seat``,
+    ``deadline`` and seats' ``bots`` then; the players' names and settings as they are
+    now."""
+    game = _game_to_compose(game_id, "auto-moved")
+    # The game as it was just after the moves, on this unsaved instance and its seats only.
+    game.status, game.current_seat, game.deadline = status, current_seat, deadline
+    for row in _seats(game):
+        row.bot = bots[row.seat]
     rules = game.rules
+    moves = Move.objects.filter(game=game, number__in=move_numbers).order_by("number")
     entries = [m.public_entry(rules) for m in moves]
-    with translation.override(language_of(seat_row.user)):
-        context = _game_context(game, seat_row, prefs)
-        context.update(
-            words_for(game.game).describe_auto_moved(
-                entries,
-                table_before,
-                Names(context["names"], move.seat),
-                rules,
-                # Piratz's blind mode (P23): a collection's cards stay hidden until the end.
-                hidden=game.blind and game.status == GameStatus.ACTIVE,
-            )
-        )
-        return _queue_game_email(game, seat_row.user, prefs, EmailKind.AUTO_MOVED, context)
+    seat_row = _seat(game, seat)
+    table_view = json.loads(table_view_json)
+    context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
+    table_before = None if table_before_json is None else json.loads(table_before_json)
+    names = Names(context["names"], seat)
+    context.update(
+        words_for(game.game).describe_auto_moved(entries, table_before, names, rules, hidden=hidden)
+    )
+    return _with_footer(context, unsubscribe_link)
 
 
 def queue_game_started(game: Game) -> list[OutboundEmail]:

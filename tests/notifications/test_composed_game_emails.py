@@ -1,13 +1,16 @@
-"""The game-over email is composed by the worker that sends it, from a snapshot the move
-keeps: the same email as the one the move itself used to compose (but for the sign-in
-link, minted when sent), however long it waits, and the move no longer puts anything in
-words for it.
+"""The game-over and "we moved for you" emails are composed by the worker that sends them,
+from a snapshot kept where they are queued (the move that ends a game, the deadline
+sweep's automatic moves): the same emails as the ones composed there before (but for the
+sign-in link, minted when sent), however far the game has moved on before they are read,
+and nothing is put in words for them while queuing.
 
-The oracle (``as_queued``) is the code that composed these emails inside the move, kept
-here: it runs where ``games.notify`` is called, inside the move's transaction, and
-renders what that email would have been; the test reads the real one later and compares.
+The oracle (``as_queued``) is the code that composed these emails where they were queued,
+kept here: it runs where ``games.notify`` is called, inside the transaction, and renders
+what that email would have been; the tests read the real one later and compare.
 """
 
+import json
+import random
 import re
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -25,6 +28,7 @@ from games.describe import rattenscharf as rattenscharf_words
 from games.models import Game, GameStatus
 from notifications.models import OutboundEmail
 from notifications.outbox import render_email
+from tests.api.secrets_scan import assert_no_secrets
 from tests.factories import start_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
@@ -43,8 +47,9 @@ class AsQueued:
 
 @pytest.fixture
 def as_queued(monkeypatch) -> AsQueued:
-    """Spy on ``notify.queue_game_over``: render each email as it was composed before it
-    was composed by the worker, and count the composing done while queuing."""
+    """Spy on ``notify.queue_game_over`` and ``queue_auto_moved``: render each email as it
+    was composed before it was composed by the worker, and count the composing done while
+    queuing."""
     record = AsQueued()
 
     def counted(name, function):
@@ -69,7 +74,9 @@ def as_queued(monkeypatch) -> AsQueued:
                 queued = real(game, *args, **kwargs)
             finally:
                 record.counting = None
-            for email in queued if isinstance(queued, list) else [queued] * (queued is not None):
+            if queued is None:
+                return None  # the player does not want it
+            for email in queued if isinstance(queued, list) else [queued]:
                 # The header's link: the one the email's footer shows (timestamped token).
                 unsubscribe = email.headers["List-Unsubscribe"].strip("<>")
                 context = notify._with_footer(before[email.to], unsubscribe)
@@ -83,6 +90,11 @@ def as_queued(monkeypatch) -> AsQueued:
         notify,
         "queue_game_over",
         spy(EmailKind.GAME_OVER, notify.queue_game_over, _old_game_over_contexts),
+    )
+    monkeypatch.setattr(
+        notify,
+        "queue_auto_moved",
+        spy(EmailKind.AUTO_MOVED, notify.queue_auto_moved, _old_auto_moved_contexts),
     )
     return record
 
@@ -102,6 +114,30 @@ def _old_game_over_contexts(game: Game) -> dict[str, dict]:
             context["result"] = words_for(game.game).describe_result(view["result"], names)
         contexts[seat_row.user.email] = context
     return contexts
+
+
+def _old_auto_moved_contexts(game: Game, moves, *, table_before=None) -> dict[str, dict]:
+    """``queue_auto_moved``'s context as it composed it in the sweep's transaction (its
+    code before ``_compose_auto_moved``), by recipient."""
+    move = moves[0]
+    seat_row = notify._seat(game, move.seat)
+    if seat_row.user is None:
+        return {}
+    prefs = settings_for(seat_row.user)
+    rules = game.rules
+    entries = [m.public_entry(rules) for m in moves]
+    with translation.override(language_of(seat_row.user)):
+        context = notify._game_context(game, seat_row, prefs)
+        context.update(
+            words_for(game.game).describe_auto_moved(
+                entries,
+                table_before,
+                Names(context["names"], move.seat),
+                rules,
+                hidden=game.blind and game.status == GameStatus.ACTIVE,
+            )
+        )
+    return {seat_row.user.email: context}
 
 
 def _masked(email) -> tuple[str, str, str]:
@@ -190,3 +226,109 @@ def test_a_game_over_email_is_not_composed_for_a_game_that_is_no_longer_so(anna,
     Game.objects.filter(id=game.id).update(version=game.version + 1)
     with pytest.raises(ValueError, match="cannot be composed"):
         OutboundEmail.objects.get(id=mail.id).subject  # noqa: B018 (reading composes it)
+
+
+# --- We moved for you ------------------------------------------------------------------------
+
+
+def _time_out(game: Game, time_machine) -> Game:
+    """The deadline passes and the sweep plays the turn (rules P24, R34)."""
+    time_machine.move_to(game.deadline, tick=False)
+    actions.do_play_timeout(game.id, expected_version=game.version)
+    return Game.objects.get(id=game.id)
+
+
+def _play_with_timeouts(game: Game, users: list[User], time_machine, seed: int) -> Game:
+    """Play to the end as ``_play_to_the_end`` does, but about one turn in four times out
+    (never twice without a move played between: a whole round of timeouts would abandon
+    the game, P25/R36), and so does the move that would end the game."""
+    rng = random.Random(seed)
+    timed_out = False
+    while game.status == GameStatus.ACTIVE:
+        rules, state = game.rules, game.load_state()
+        reveal = {"action": "reveal"}
+        legal = rules.legal_actions(state, game.current_seat)
+        action = reveal if reveal in legal else rules.timeout_action(state)
+        ends = rules.is_finished(rules.apply(game.load_state(), game.current_seat, action))
+        if ends or (not timed_out and rng.random() < 0.25):
+            game, timed_out = _time_out(game, time_machine), True
+        else:
+            actions.do_play_move(game.id, users[game.current_seat], game.version, action)
+            game = Game.objects.get(id=game.id)
+            timed_out = False  # a move played: this round is not all automatic
+    return game
+
+
+def _stored(mail: OutboundEmail) -> dict:
+    return OutboundEmail.objects.values_list("context", flat=True).get(id=mail.id)
+
+
+@pytest.mark.parametrize(("game_name", "blind", "count"), GAMES)
+def test_auto_moved_email_read_after_the_game_moved_on_is_the_one_the_sweep_composed(
+    as_queued, anna, bert, carla, game_name, blind, count, time_machine
+):
+    """Every "we moved for you" email of a whole game, read when the game is over: each
+    shows the table, the deadline, the link and (blind mode, P23) the hidden collections
+    as they were when its moves were played, the last one the game's end."""
+    users = _players(anna, bert, carla, count)
+    game = start_game(users, game=game_name, blind=blind, stand_in_bots=False)
+    game = _play_with_timeouts(game, users, time_machine, seed=3)
+    assert game.status == GameStatus.FINISHED
+
+    time_machine.shift(timedelta(days=3))
+    mails = _assert_read_later_as_queued(as_queued, EmailKind.AUTO_MOVED)
+    queued_while = [_stored(mail)["$arguments"]["status"] for mail in mails]
+    assert queued_while.count("active") >= 2 and queued_while[-1] == "finished"
+    assert any("/enter/<token>/" in _masked(mail)[1] for mail in mails)  # a sign-in link
+    if blind:
+        # Hidden as it was while the game ran, though it is over when the email is read.
+        hidden = [m for m, status in zip(mails, queued_while, strict=True) if status == "active"]
+        assert all(
+            re.search(r"(It took|Genommen): \d+ (cards?|Karten?)\.", m.body_text) for m in hidden
+        )
+
+
+def test_auto_moved_email_of_the_move_that_abandons_the_game_p25(
+    as_queued, anna, bert, carla, time_machine
+):
+    users = _players(anna, bert, carla, 3)
+    game = start_game(users, stand_in_bots=False)
+    while game.status == GameStatus.ACTIVE:
+        game = _time_out(game, time_machine)
+    assert game.end_reason == "abandoned"
+
+    mails = _assert_read_later_as_queued(as_queued, EmailKind.AUTO_MOVED)
+    assert len(mails) == 3 and _stored(mails[-1])["$arguments"]["status"] == "aborted"
+
+
+def test_auto_moved_email_names_the_seats_as_they_were_when_it_was_queued(
+    as_queued, anna, bert, carla, moderator, settings, time_machine
+):
+    """A stand-in takes Anna's seat in the sweep's transaction, right after her email is
+    queued; a moderator hands Carla's to a bot before it is read: the email names them as
+    it would have then."""
+    settings.STAND_IN_AFTER_TIMEOUTS = 1
+    game = _time_out(start_game([anna, bert, carla], stand_in_bots=True), time_machine)
+    assert [s.bot != "" for s in game.seats.order_by("seat")] == [True, False, False]
+    actions.do_replace_with_bot(game.id, moderator, 2, reason="away")
+
+    [mail] = _assert_read_later_as_queued(as_queued, EmailKind.AUTO_MOVED)
+    assert "with Bert, carla" in mail.subject
+
+
+def test_the_sweep_only_snapshots_the_auto_moved_email(as_queued, anna, bert, time_machine):
+    game = start_game([anna, bert], blind=True)
+    game = _time_out(game, time_machine)
+
+    # Nothing put in words, no context built, no link signed in the sweep for it.
+    assert [w for w in as_queued.work if w[0] == EmailKind.AUTO_MOVED] == []
+    [mail] = OutboundEmail.objects.filter(template=EmailKind.AUTO_MOVED)
+    subject, stored = OutboundEmail.objects.values_list("subject", "context").get(id=mail.id)
+    assert subject == ""  # not rendered either
+    assert stored["$compose"] == notify.AUTO_MOVED_COMPOSER
+    arguments = stored["$arguments"]
+    # The player's view as the engine gave it, keys in their order too (jsonb sorts them).
+    assert arguments["table_view_json"] == json.dumps(game.rules.view(game.load_state(), 0))
+    assert arguments["hidden"] is True and arguments["move_numbers"] == [game.version]
+    # Never the state: the draw order, the shuffle key, the server's seed.
+    assert_no_secrets(json.dumps(stored), game.load_state(), server_seed=game.server_seed)
