@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -678,6 +678,19 @@ def print_in_process(report: InProcessReport) -> None:
             f"of 0.7x needs a move within {bare_cpu / 0.7:.2f} ms)"
             + ("; cProfile slowed the moves down: run without --profile" if report.profiled else "")
         )
+        print(
+            f"  CPU p99: move POST {percentile(report.post_cpu, 99) * 1000:.2f} ms vs bare "
+            f"{percentile(report.bare_cpu, 99) * 1000:.2f} ms; POST CPU by statements "
+            "(where the tail is: the move that ends a game has the most):"
+        )
+        by_statements = defaultdict(list)
+        for statements, cpu in zip(report.move_queries, report.post_cpu, strict=True):
+            by_statements[statements].append(cpu)
+        for statements, cpus in sorted(by_statements.items()):
+            print(
+                f"    {statements} statements: {len(cpus)} moves, median "
+                f"{statistics.median(cpus) * 1000:.2f} ms, max {max(cpus) * 1000:.2f} ms"
+            )
     print(
         "  engine per move POST: "
         + ", ".join(
