@@ -58,3 +58,16 @@ def start_game(seated: list[User], *, seed: int | None = 7, blind: bool = False,
         game.state = rules.dump(rules.new_game(len(seated), seed=seed, **game.rules_options()))
         game.save(update_fields=["state"])
     return game
+
+
+def play_to_the_end(game: Game, users: list[User]) -> Game:
+    """Play ``game`` out through the actions: reveal where the rules allow it, else the
+    automatic move's choice (rules P24), any game. Returns it ended."""
+    while game.status == "active":
+        rules, state = game.rules, game.load_state()
+        reveal = {"action": "reveal"}
+        legal = rules.legal_actions(state, game.current_seat)
+        action = reveal if reveal in legal else rules.timeout_action(state)
+        actions.do_play_move(game.id, users[game.current_seat], game.version, action)
+        game = Game.objects.get(id=game.id)
+    return game

@@ -29,7 +29,7 @@ from games.models import Game, GameStatus
 from notifications.models import OutboundEmail
 from notifications.outbox import render_email
 from tests.api.secrets_scan import assert_no_secrets
-from tests.factories import start_game
+from tests.factories import play_to_the_end, start_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
 
@@ -165,18 +165,6 @@ def _players(anna, bert, carla, count: int) -> list[User]:
     return [anna, bert, carla][:count]
 
 
-def _play_to_the_end(game: Game, users: list[User]) -> Game:
-    """Reveal where the rules allow it, else play the automatic move's choice."""
-    while game.status == GameStatus.ACTIVE:
-        rules, state = game.rules, game.load_state()
-        reveal = {"action": "reveal"}
-        legal = rules.legal_actions(state, game.current_seat)
-        action = reveal if reveal in legal else rules.timeout_action(state)
-        actions.do_play_move(game.id, users[game.current_seat], game.version, action)
-        game = Game.objects.get(id=game.id)
-    return game
-
-
 GAMES = [
     pytest.param("piratz", False, 3, id="piratz"),
     pytest.param("piratz", True, 3, id="piratz-blind"),
@@ -192,7 +180,7 @@ def test_game_over_email_read_later_is_the_one_the_last_move_composed(
     as_queued, anna, bert, carla, game_name, blind, count, time_machine
 ):
     users = _players(anna, bert, carla, count)
-    game = _play_to_the_end(start_game(users, game=game_name, blind=blind), users)
+    game = play_to_the_end(start_game(users, game=game_name, blind=blind), users)
     assert game.status == GameStatus.FINISHED
 
     time_machine.shift(timedelta(days=3))  # sent days later (the workers were down)
@@ -204,7 +192,7 @@ def test_game_over_email_read_later_is_the_one_the_last_move_composed(
 
 def test_the_move_that_ends_a_game_only_snapshots_its_emails(as_queued, anna, bert, carla):
     users = [anna, bert, carla]
-    game = _play_to_the_end(start_game(users), users)
+    game = play_to_the_end(start_game(users), users)
 
     # Nothing put in words, no context built, no link signed inside the move for them.
     assert [w for w in as_queued.work if w[0] == EmailKind.GAME_OVER] == []
@@ -221,7 +209,7 @@ def test_the_move_that_ends_a_game_only_snapshots_its_emails(as_queued, anna, be
 def test_a_game_over_email_is_not_composed_for_a_game_that_is_no_longer_so(anna, bert):
     """A finished game never changes; if one ever did, its game-over email fails (a
     moderator sees it) rather than tell an ending that is not the game's."""
-    game = _play_to_the_end(start_game([anna, bert]), [anna, bert])
+    game = play_to_the_end(start_game([anna, bert]), [anna, bert])
     [mail] = OutboundEmail.objects.filter(template=EmailKind.GAME_OVER, to=anna.email)
     Game.objects.filter(id=game.id).update(version=game.version + 1)
     with pytest.raises(ValueError, match="cannot be composed"):

@@ -300,19 +300,11 @@ def test_every_email_of_a_whole_game_waits_for_the_worker_to_render_it(game_name
     """The game emails' contexts keep in JSON, so none is rendered inside a move (if one
     stops keeping, it is rendered at once: correct, but the move pays for it again)."""
     from accounts.models import User
-    from games import actions
-    from games.models import Game, GameStatus
-    from tests.factories import start_game
+    from tests.factories import play_to_the_end, start_game
 
     users = [User.objects.create_user(f"{name}@example.com") for name in ("anna", "bert")]
     game = start_game(users, game=game_name)
-    while game.status == GameStatus.ACTIVE:
-        rules, state = game.rules, game.load_state()
-        reveal = {"action": "reveal"}
-        legal = rules.legal_actions(state, game.current_seat)
-        action = reveal if reveal in legal else rules.timeout_action(state)
-        actions.do_play_move(game.id, users[game.current_seat], game.version, action)
-        game = Game.objects.get(id=game.id)
+    play_to_the_end(game, users)
 
     templates = set(OutboundEmail.objects.values_list("template", flat=True))
     assert {"your_turn", "game_over"} <= {name.rsplit("/", 1)[-1] for name in templates}
