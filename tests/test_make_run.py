@@ -214,3 +214,35 @@ def test_the_web_server_stops_when_the_worker_dies(local_service):
     assert service.process.wait(timeout=30) != 0
     wait_until(lambda: not session_pids(service.process.pid), 15, "every process to end")
     assert "run-local: stopping the web server and the worker" in service.log.read_text()
+
+
+def test_a_process_that_ignores_the_stop_is_killed_after_ten_seconds(tmp_path):
+    # run-local gives the web server and the worker ten seconds of the clock to stop, then
+    # kills their groups: a stop never hangs, however busy the machine (it once counted
+    # naps, which on a loaded machine took far longer than they said).
+    stubborn = tmp_path / "venv" / "bin" / "python"
+    stubborn.parent.mkdir(parents=True)
+    stubborn.write_text("#!/bin/sh\ntrap '' TERM INT\nwhile :; do sleep 1; done\n")
+    stubborn.chmod(0o755)
+    process = subprocess.Popen(
+        [str(ROOT / "bin" / "run-local"), f"127.0.0.1:{free_port()}"],
+        env={**os.environ, "VENV": str(tmp_path / "venv"), "CELERY_BROKER_DIR": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_until(lambda: len(session_pids(process.pid)) >= 3, 10, "run-local and its two")
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+
+        assert process.wait(timeout=30) == 143
+        took = time.monotonic() - started
+        assert 8 < took < 15, took
+        wait_until(lambda: not session_pids(process.pid), 10, "every process to end")
+        assert b"run-local: stopping the web server and the worker" in process.stderr.read()
+    finally:  # if it failed, what it left behind (only this test's session)
+        for pid in session_pids(process.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait(timeout=10)
