@@ -328,7 +328,7 @@ def _start(game: Game, now: datetime) -> None:
 
 def do_decline_invitation(game_id, user: User) -> Game:
     """``user`` declines their seat: the game is cancelled and the other players are told."""
-    with transaction.atomic():
+    with transaction.atomic(), sent_together():  # the others are told: one send task
         game = lock_game(game_id)
         seat = seat_row(game, user)
         if game.status != GameStatus.INVITED:

@@ -324,7 +324,8 @@ def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
     waits for a human (a player took their seat back): a task delivered twice, or racing
     the deadline sweep, acts once. The move is logged with ``actor`` bot, not automatic.
     """
-    with transaction.atomic():
+    # sent_together: a bot's move may end the game, an email to every player.
+    with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
         if game.status != GameStatus.ACTIVE or game.version != expected_version:
             return None

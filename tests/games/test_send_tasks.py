@@ -2,10 +2,12 @@
 (``notifications.outbox.sent_together``): each published task costs the request about
 half a millisecond of CPU, and the move that ends a game queues one email per player."""
 
+import random
+
 import pytest
 
 import notifications.tasks
-from games import actions
+from games import actions, bots
 from games.models import Game, GameStatus
 from games.rules import piratz
 from notifications.models import OutboundEmail
@@ -115,4 +117,54 @@ def test_a_moderators_abort_tells_everyone_with_one_task(
 
     queued = emails_since(before)
     assert len(queued) == 3
+    assert published == [queued]
+
+
+def test_a_bot_move_that_ends_the_game_tells_everyone_with_one_task(
+    anna, bert, published, django_capture_on_commit_callbacks, monkeypatch
+):
+    # The bot's choices from a seeded generator, the deal from a seed: the same game each
+    # run, which the bot's move ends (asserted below).
+    choose = bots.choose_action
+    rng = random.Random(1)
+    monkeypatch.setattr(bots, "choose_action", lambda game, seat: choose(game, seat, rng))
+    game = actions.do_create_game(anna, [anna.email, bert.email, "bot:random"], turn_hours=24)
+    actions.do_accept_invitation(game.id, bert)
+    game = Game.objects.get(id=game.id)
+    game.state = piratz.dump(piratz.new_game(3, seed=7))
+    game.save(update_fields=["state"])
+    users = {seat.seat: seat.user for seat in game.seats.all()}
+
+    while game.status == GameStatus.ACTIVE:
+        before, published[:] = newest_email_id(), []
+        bot_moves = bots.bot_to_move(game) is not None
+        with django_capture_on_commit_callbacks(execute=True):
+            if bot_moves:
+                actions.do_play_bot_move(game.id, expected_version=game.version)
+            else:
+                state = game.load_state()
+                reveal = {"action": "reveal"}
+                legal = piratz.legal_actions(state, game.current_seat)
+                action = reveal if reveal in legal else piratz.timeout_action(state)
+                actions.do_play_move(game.id, users[game.current_seat], game.version, action)
+        game = Game.objects.get(id=game.id)
+
+    assert bot_moves  # the bot played the last move
+    game_over = emails_since(before)
+    assert OutboundEmail.objects.filter(id__in=game_over, template="game_over").count() == 2
+    assert published == [game_over]
+
+
+def test_declining_tells_the_others_with_one_task(
+    anna, bert, carla, published, django_capture_on_commit_callbacks
+):
+    game = actions.do_create_game(anna, [anna.email, bert.email, carla.email], turn_hours=24)
+    actions.do_accept_invitation(game.id, bert)
+    before = newest_email_id()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_decline_invitation(game.id, carla)
+
+    queued = emails_since(before)
+    assert len(queued) == 2  # Anna and Bert
     assert published == [queued]
