@@ -60,14 +60,19 @@ def start_game(seated: list[User], *, seed: int | None = 7, blind: bool = False,
     return game
 
 
+def reveal_or_timeout(game: Game) -> dict:
+    """The move a test plays for the seat to move: reveal where the rules allow it, else
+    the automatic move's choice (rules P24), any game; so a game played with it ends."""
+    rules, state = game.rules, game.load_state()
+    reveal = {"action": "reveal"}
+    legal = rules.legal_actions(state, game.current_seat)
+    return reveal if reveal in legal else rules.timeout_action(state)
+
+
 def play_to_the_end(game: Game, users: list[User]) -> Game:
-    """Play ``game`` out through the actions: reveal where the rules allow it, else the
-    automatic move's choice (rules P24), any game. Returns it ended."""
+    """Play ``game`` out through the actions (``reveal_or_timeout``). Returns it ended."""
     while game.status == "active":
-        rules, state = game.rules, game.load_state()
-        reveal = {"action": "reveal"}
-        legal = rules.legal_actions(state, game.current_seat)
-        action = reveal if reveal in legal else rules.timeout_action(state)
+        action = reveal_or_timeout(game)
         actions.do_play_move(game.id, users[game.current_seat], game.version, action)
         game = Game.objects.get(id=game.id)
     return game

@@ -11,7 +11,7 @@ from games import actions, bots
 from games.models import Game, GameStatus
 from games.rules import piratz
 from notifications.models import OutboundEmail
-from tests.factories import start_game
+from tests.factories import reveal_or_timeout, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -44,18 +44,10 @@ def test_the_move_that_ends_a_game_sends_every_players_email_with_one_task(
     users = [anna, bert, carla]
     game = start_game(users)
     while True:
-        state = game.load_state()
-        reveal = {"action": "reveal"}
-        legal = piratz.legal_actions(state, game.current_seat)
-        action = reveal if state.phase == "turn" and reveal in legal else None
+        action = reveal_or_timeout(game)
         before, published[:] = newest_email_id(), []
         with django_capture_on_commit_callbacks(execute=True):
-            actions.do_play_move(
-                game.id,
-                users[game.current_seat],
-                game.version,
-                action or piratz.timeout_action(state),
-            )
+            actions.do_play_move(game.id, users[game.current_seat], game.version, action)
         game = Game.objects.get(id=game.id)
         if game.status != GameStatus.ACTIVE:
             break
@@ -142,10 +134,7 @@ def test_a_bot_move_that_ends_the_game_tells_everyone_with_one_task(
             if bot_moves:
                 actions.do_play_bot_move(game.id, expected_version=game.version)
             else:
-                state = game.load_state()
-                reveal = {"action": "reveal"}
-                legal = piratz.legal_actions(state, game.current_seat)
-                action = reveal if reveal in legal else piratz.timeout_action(state)
+                action = reveal_or_timeout(game)
                 actions.do_play_move(game.id, users[game.current_seat], game.version, action)
         game = Game.objects.get(id=game.id)
 
