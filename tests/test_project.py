@@ -88,3 +88,5 @@ def test_throttle_counters_are_shared_by_every_process_by_default(cache_url, bac
     )
     assert done.returncode == 0, done.stderr
     assert backend in done.stdout and "LocMemCache" not in done.stdout
+    if cache_url:  # a request never waits redis-py's 5 s on an unreachable Redis
+        assert "'OPTIONS': {'socket_connect_timeout': 1, 'socket_timeout': 1}" in done.stdout

@@ -1,4 +1,4 @@
-"""Fixtures for the accounts tests: players, and a helper that asks for a login link."""
+"""Fixtures for the accounts tests: players, asking for a login link, the API throttles."""
 
 import re
 from collections.abc import Callable
@@ -8,6 +8,7 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from accounts.throttling import AnonRateThrottle, UserRateThrottle
 
 LINK_RE = re.compile(re.escape(settings.SITE_URL.rstrip("/")) + r"(/accounts/login/([^/\s\"<]+)/)")
 
@@ -54,3 +55,12 @@ def link_path(text: str) -> str:
     match = LINK_RE.search(text)
     assert match, f"no login link in {text!r}"
     return match.group(1)
+
+
+@pytest.fixture
+def api_throttles(monkeypatch):
+    """The project's DEFAULT_THROTTLE_CLASSES, which settings_test turns off. APIView reads
+    them at import, so they are set on it."""
+    monkeypatch.setattr(
+        "rest_framework.views.APIView.throttle_classes", [AnonRateThrottle, UserRateThrottle]
+    )

@@ -193,15 +193,6 @@ def half_past_noon(time_machine):
     return time_machine
 
 
-@pytest.fixture
-def api_throttles(monkeypatch):
-    """The project's DEFAULT_THROTTLE_CLASSES, which settings_test turns off. APIView reads
-    them at import, so they are set on it."""
-    monkeypatch.setattr(
-        "rest_framework.views.APIView.throttle_classes", [AnonRateThrottle, UserRateThrottle]
-    )
-
-
 @pytest.mark.django_db
 def test_the_user_throttle_refuses_the_request_over_the_limit_with_a_retry_after(
     anna, bert, api_throttles, half_past_noon

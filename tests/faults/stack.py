@@ -135,12 +135,23 @@ class Stack:
     comes back on the same port (a new sink object: ``sinks`` keeps every one's messages).
     """
 
-    def __init__(self, tmp: Path, *, gunicorn_threads: int | None = 8, **env_extra: str):
-        """``gunicorn_threads=None``: production's worker settings (``gunicorn.conf.py``)."""
+    def __init__(
+        self,
+        tmp: Path,
+        *,
+        gunicorn_threads: int | None = 8,
+        counters_on_redis: bool = False,
+        **env_extra: str,
+    ):
+        """``gunicorn_threads=None``: production's worker settings (``gunicorn.conf.py``).
+        ``counters_on_redis``: the throttle counters (the cache) on our Redis too, in a
+        database of their own, as production keeps them; else in a database table."""
         self.tmp = tmp
         self.redis = RedisServer().start()
         self.sinks = [SmtpSink().start()]
         self.smtp_port = self.sinks[0].port
+        if counters_on_redis:
+            env_extra["CACHE_URL"] = f"redis://{HOST}:{self.redis.port}/1"
         self.env = service_env(
             broker_url=self.redis.url,
             smtp_port=self.smtp_port,
@@ -152,8 +163,8 @@ class Stack:
             **env_extra,
         )
         self.processes: list[CeleryProcess] = []
-        # The throttles' cache is a table in the database (no CACHE_URL: our Redis is the
-        # broker, and it goes down); the test database has no such table yet.
+        # Without counters_on_redis the throttles' cache is a table in the database; the
+        # test database has no such table yet.
         subprocess.run(
             [sys.executable, "manage.py", "createcachetable"],
             cwd=ROOT, env=self.env, check=True, capture_output=True, timeout=60,
