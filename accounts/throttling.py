@@ -3,7 +3,6 @@ process through the cache, for the API (``UserRateThrottle``, ``AnonRateThrottle
 their scoped subclasses) and for asking for login links (``LoginLinkThrottle``)."""
 
 import hashlib
-import logging
 import time
 
 from django.core.cache import cache, caches
@@ -12,47 +11,13 @@ from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections, router, transaction
 from django.http import HttpRequest
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
+from piratz_site.cache_outage import RETRY_SECONDS, CacheUnavailable, redis_or_unavailable
 from piratz_site.proxies import client_address
 
-logger = logging.getLogger(__name__)
-
 SCOPE = "login_link"
-
-# When Redis holding the counters cannot be reached, each process leaves it alone for this
-# long: requests do not each wait on a refused (or timed-out) connection, the log gets one
-# line per outage in each process instead of one per request, and a refused login link
-# says to try again after it.
-COUNTER_RETRY_SECONDS = 5.0
-
-
-class CounterUnavailable(Exception):
-    """The counters' cache (Redis) cannot be reached now; the request was not counted."""
-
-
-class _CounterOutage:
-    """Per process: until when to leave the counters' Redis alone after it failed to answer."""
-
-    skip_until = 0.0  # time.monotonic(); a float's assignment is atomic, so no lock
-
-    @classmethod
-    def check(cls) -> None:
-        if time.monotonic() < cls.skip_until:
-            raise CounterUnavailable
-
-    @classmethod
-    def record(cls, error: Exception) -> None:
-        cls.skip_until = time.monotonic() + COUNTER_RETRY_SECONDS
-        logger.warning(
-            "Throttle counters unreachable (%s): API requests pass uncounted, login links "
-            "are refused, for %.0f s before the next try",
-            error,
-            COUNTER_RETRY_SECONDS,
-        )
 
 
 class _ByClientAddress:
@@ -80,10 +45,10 @@ class CountingRateThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
     more on refusal. Subclasses give ``scope`` and ``get_cache_key`` (None: not
     throttled), as for DRF's ``SimpleRateThrottle``.
 
-    While Redis cannot be reached (``CounterUnavailable``), a throttle with
+    While Redis cannot be reached (``CacheUnavailable``), a throttle with
     ``open_without_counter`` lets requests through uncounted, so that a Redis outage
     does not stop play (the moves themselves need only PostgreSQL); one without it
-    refuses them, with a wait of ``COUNTER_RETRY_SECONDS``.
+    refuses them, with a wait of ``cache_outage.RETRY_SECONDS``.
     """
 
     open_without_counter = True
@@ -112,10 +77,10 @@ class CountingRateThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
         timeout = 2 * period
         try:
             previous, taken = count_request(key, int(window), timeout=timeout)
-        except CounterUnavailable:
+        except CacheUnavailable:
             if self.open_without_counter:
                 return True
-            self._wait = COUNTER_RETRY_SECONDS
+            self._wait = RETRY_SECONDS
             return False
         carried = previous * (1 - elapsed / period)
         if taken + carried <= self.num_requests:
@@ -172,15 +137,14 @@ def count_request(key: str, window: int, *, timeout: int) -> tuple[int, int]:
     hands out the numbers), and the previous window's count only weighs an estimate.
     Other backends take ``add_to_counter`` and a ``get``: several round trips, as correct.
 
-    Raises ``CounterUnavailable`` when Redis cannot be reached (connection refused or
-    timed out), and then at once, without trying, for ``COUNTER_RETRY_SECONDS``.
+    Raises ``CacheUnavailable`` when Redis cannot be reached (connection refused or
+    timed out), and then at once, without trying, for a while (``piratz_site.cache_outage``).
     """
     current_key, previous_key = f"{key}:{window}", f"{key}:{window - 1}"
     backend = caches["default"]
     if not isinstance(backend, RedisCache):
         previous = backend.get(previous_key, 0)
         return previous, add_to_counter(current_key, 1, timeout=timeout)
-    _CounterOutage.check()
     # The keys Django would use (prefix, version), so cache.get() reads these counters;
     # Django stores ints unpickled, so INCR and GET see plain integers.
     current_key = backend.make_and_validate_key(current_key)
@@ -191,11 +155,8 @@ def count_request(key: str, window: int, *, timeout: int) -> tuple[int, int]:
     pipeline.get(previous_key)
     pipeline.incr(current_key)
     pipeline.expire(current_key, timeout, nx=True)
-    try:
+    with redis_or_unavailable():
         previous, taken, _ = pipeline.execute()
-    except (RedisConnectionError, RedisTimeoutError) as error:
-        _CounterOutage.record(error)
-        raise CounterUnavailable from error
     return int(previous or 0), taken
 
 
@@ -212,10 +173,10 @@ def uncount_request(key: str, window: int, *, timeout: int) -> None:
     # Should the key have expired meanwhile, DECR made a new one: it must expire too.
     pipeline.expire(current_key, timeout, nx=True)
     try:
-        pipeline.execute()
-    except (RedisConnectionError, RedisTimeoutError) as error:
-        # The request is refused either way; had Redis kept the count, it expires.
-        _CounterOutage.record(error)
+        with redis_or_unavailable():
+            pipeline.execute()
+    except CacheUnavailable:
+        pass  # the request is refused either way; had Redis kept the count, it expires
 
 
 def add_to_counter(key: str, delta: int, *, timeout: float) -> int:

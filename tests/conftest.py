@@ -28,12 +28,17 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttles and rate limits count in the cache: each test starts from zero."""
+    """Throttles and rate limits count in the cache: each test starts from zero, with no
+    Redis outage remembered from another test (piratz_site.cache_outage)."""
     from django.core.cache import cache
 
+    from piratz_site.cache_outage import forget_outage
+
+    forget_outage()
     cache.clear()
     yield
     cache.clear()
+    forget_outage()
 
 
 def _reachable(url: str) -> bool:

@@ -6,14 +6,13 @@ import contextlib
 import ipaddress
 import threading
 import time
-import uuid
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.http import HttpResponse
@@ -27,6 +26,7 @@ from accounts.throttling import (
     add_to_counter,
 )
 from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
+from tests.caches import redis_cache
 from tests.concurrency import at_once
 from tests.factories import client_for
 
@@ -60,28 +60,6 @@ def api_rates(**rates: str):
     rest_framework = django_settings.REST_FRAMEWORK
     merged = {**rest_framework["DEFAULT_THROTTLE_RATES"], **rates}
     return override_settings(REST_FRAMEWORK={**rest_framework, "DEFAULT_THROTTLE_RATES": merged})
-
-
-@contextlib.contextmanager
-def redis_cache(url: str):
-    """The default cache on Redis at ``url``, under a key prefix of its own: not
-    cache.clear(), which would empty the Redis db that other tests share. Its keys are
-    deleted afterwards."""
-    prefix = f"test-throttling-{uuid.uuid4().hex}"
-    config = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": url,
-            "KEY_PREFIX": prefix,
-        }
-    }
-    with override_settings(CACHES=config):
-        try:
-            yield caches["default"]
-        finally:
-            client = caches["default"]._cache.get_client(write=True)
-            if keys := list(client.scan_iter(match=f"{prefix}:*")):
-                client.delete(*keys)
 
 
 @pytest.fixture(
