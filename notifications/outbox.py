@@ -1,10 +1,11 @@
 """Queue emails in the outbox and send them; other apps call only ``queue_email``."""
 
+import dataclasses
 import logging
 import smtplib
 from collections import Counter
 from collections.abc import Iterable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -12,10 +13,14 @@ from enum import StrEnum
 from asgiref.local import Local
 from celery import current_app
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+
+from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
 from .models import DeliveryAttempt, OutboundEmail
 from .rendering import (  # render_email: also the outbox's to callers (tests, previews)
@@ -51,6 +56,11 @@ class SweepResult:
     retrying: int = 0
     failed: int = 0
     skipped: int = 0
+
+    @property
+    def tried(self) -> int:
+        """How many it tried to send: all but the requeued."""
+        return self.sent + self.retrying + self.failed + self.skipped
 
 
 def queue_email(
@@ -118,9 +128,6 @@ def queue_email(
 
 
 def _schedule_send(email_ids: Iterable[int]) -> None:
-    # Imported here: tasks imports this module.
-    from .tasks import send_emails
-
     if current_app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
         # An eager task runs in this process: inside the request, which would then wait on
         # the SMTP server (one that accepts and never answers makes it time out, with the
@@ -131,9 +138,72 @@ def _schedule_send(email_ids: Iterable[int]) -> None:
         batch.extend(email_ids)
         return
     email_ids = list(email_ids)
-    # robust: the rows are already committed; if the broker is down, the caller's request
-    # must not fail for it; the every-minute sweep sends the emails instead.
-    transaction.on_commit(lambda: send_emails.delay(email_ids), robust=True)
+    # robust: the rows are already committed; if the broker (or the cache) is down, the
+    # caller's request must not fail for it; the every-minute sweep sends the emails instead.
+    transaction.on_commit(lambda: _wake_sender(email_ids), robust=True)
+
+
+# Set while a drain_outbox task is on its way and has not yet looked for due emails (so it
+# will see every email committed before now). The expiry is for a drain that never comes
+# (its message lost, its worker killed before it began): after it, the next commit
+# publishes another; meanwhile the every-minute sweep sends what is due anyway.
+DRAIN_FLAG = "outbox:drain-on-its-way"
+DRAIN_FLAG_SECONDS = 30
+# One drain sends at most this many, then hands the rest to the next drain (see drain_outbox).
+DRAIN_BATCH_SIZE = 100
+
+
+def _wake_sender(email_ids: list[int]) -> None:
+    """Have a worker send these emails, committed and due now; runs after the commit.
+
+    With the cache on Redis (production), one ``drain_outbox`` task serves every commit
+    that comes before it starts: publishing a task costs about half a millisecond of the
+    request's CPU and a broker message, a Redis ``SET NX`` a tenth of that. A commit that
+    finds ``DRAIN_FLAG`` set publishes nothing: the drain on its way clears the flag
+    before it looks for due emails, and this commit came before that (it could not have
+    found the flag set otherwise), so the drain sees its rows. Without Redis (the database
+    cache, where asking would be a query), or while it does not answer (the broker may
+    still), one ``send_emails`` task for these ids.
+    """
+    from .tasks import send_emails  # imported here: tasks imports this module
+
+    if isinstance(caches["default"], RedisCache):
+        try:
+            _wake_drain()
+            return
+        except CacheUnavailable:
+            pass
+    send_emails.delay(email_ids)
+
+
+def _wake_drain() -> None:
+    """Publish a drain unless one is on its way; ``CacheUnavailable`` if Redis is down."""
+    from .tasks import drain_outbox
+
+    with redis_or_unavailable():
+        added = caches["default"].add(DRAIN_FLAG, 1, timeout=DRAIN_FLAG_SECONDS)
+    if added:
+        drain_outbox.delay()
+
+
+def drain_outbox(limit: int = DRAIN_BATCH_SIZE) -> SweepResult:
+    """Send the due emails, oldest first, at most ``limit``; what a wake-up runs.
+
+    Clears ``DRAIN_FLAG`` first, so that every commit from then on wakes another drain,
+    which sees what this one may already have missed. When ``limit`` emails were tried,
+    more may be due: another drain is woken for them, so a backlog is shared between the
+    workers' processes (each email is claimed on its own; none goes twice) rather than
+    held by one task. Stuck emails are left to the every-minute sweep, and so is the rest
+    of a backlog while Redis does not answer.
+    """
+    # Should Redis not answer, send anyway: meanwhile commits publish their own tasks.
+    with suppress(CacheUnavailable), redis_or_unavailable():
+        caches["default"].delete(DRAIN_FLAG)
+    result = _send_due(timezone.now(), limit)
+    if result.tried >= limit:
+        with suppress(CacheUnavailable):
+            _wake_drain()
+    return result
 
 
 # Per thread, as Django's connections (and so their transactions) are.
@@ -142,11 +212,12 @@ _local = Local()
 
 @contextmanager
 def sent_together():
-    """Have every email queued in this block sent by one task, published when the
-    caller's transaction commits, instead of one task per ``queue_email`` call.
+    """Have every email queued in this block sent by one wake-up (``_wake_sender``) when
+    the caller's transaction commits, instead of one per ``queue_email`` call.
 
-    Publishing a task costs about half a millisecond of CPU (Celery and kombu build the
-    message, then a broker round trip), inside the request: use it around a transaction
+    A wake-up costs a Redis round trip, or without Redis publishing a task: about half a
+    millisecond of CPU (Celery and kombu build the message, then a broker round trip),
+    inside the request. Use it around a transaction
     that may queue several emails (a move that ends a game, one email per player; a
     timeout, the "we moved for you" email and the next player's turn). Use it inside
     that transaction (``transaction.atomic``); a block inside another adds to the outer
@@ -340,9 +411,13 @@ def send_due_emails(limit: int | None = None) -> SweepResult:
     """
     now = timezone.now()
     requeued = requeue_stuck_emails(now)
+    return dataclasses.replace(_send_due(now, limit), requeued=requeued)
+
+
+def _send_due(now: datetime, limit: int | None) -> SweepResult:
     due = OutboundEmail.objects.due(now).order_by("send_after", "id").values_list("id", flat=True)
     outcomes = Counter(send_pending_email(email_id) for email_id in list(due[:limit]))
-    return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})
+    return SweepResult(**{str(k): v for k, v in outcomes.items()})
 
 
 def retry_emails_now(email_ids: Iterable[int]) -> int:

@@ -9,8 +9,10 @@ from celery.signals import task_postrun
 from django.db import transaction
 
 from notifications import tasks  # registers the tasks on the app before the worker starts
+from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 from piratz_site.celery import app
+from tests.caches import redis_cache
 from tests.processes import celery_app_on
 
 from .conftest import TURN_CONTEXT
@@ -57,3 +59,30 @@ def test_email_committed_in_a_transaction_is_sent_by_the_worker(
     # Sent by the worker through the broker, not in-process by an eager task.
     assert [(name, eager) for name, eager, _ in task_runs] == [(tasks.send_emails.name, False)]
     assert task_runs[0][2] is not threading.main_thread()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_the_cache_on_redis_a_drain_sends_every_committed_email_once(
+    celery_worker_on_redis, redis_url, task_runs, mailoutbox
+):
+    with redis_cache(redis_url):
+        emails = []
+        for n in range(6):
+            with transaction.atomic():
+                emails.append(queue_email(f"p{n}@example.com", "test_message", TURN_CONTEXT))
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and (
+            OutboundEmail.objects.filter(id__in=[e.id for e in emails])
+            .exclude(status="sent")
+            .exists()
+        ):
+            time.sleep(0.1)
+
+    assert sorted(message.to[0] for message in mailoutbox) == [
+        f"p{n}@example.com" for n in range(6)
+    ]
+    names = {name for name, eager, _ in task_runs if not eager}
+    assert names == {tasks.drain_outbox.name}
+    # However quick the worker, never more drains than commits.
+    assert 1 <= len(task_runs) <= 6
