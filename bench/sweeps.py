@@ -340,7 +340,9 @@ def main() -> None:
 
     url, name = bench_api.checked_database_url(args.database_url)
     server_version = bench_api.recreate_database(url, name)
-    env = bench_api.django_environment(url)
+    # As production: the cache (throttles, the outbox's wake-up flag) on the broker's Redis.
+    on_redis = not args.redis_url.startswith("filesystem://")
+    env = bench_api.django_environment(url, args.redis_url if on_redis else "")
     env["CELERY_BROKER_URL"] = args.redis_url
     if args.redis_url.startswith("filesystem://"):
         env["CELERY_BROKER_DIR"] = tempfile.mkdtemp(prefix="piratz-bench-broker-")
