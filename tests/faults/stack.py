@@ -140,12 +140,13 @@ class Stack:
         tmp: Path,
         *,
         gunicorn_threads: int | None = 8,
-        counters_on_redis: bool = False,
+        counters_on_redis: bool = True,
         **env_extra: str,
     ):
         """``gunicorn_threads=None``: production's worker settings (``gunicorn.conf.py``).
-        ``counters_on_redis``: the throttle counters (the cache) on our Redis too, in a
-        database of their own, as production keeps them; else in a database table."""
+        ``counters_on_redis``: the cache (throttle counters, the outbox's wake-up flag) on
+        our Redis too, in a database of its own, as production keeps it; False: in a
+        database table, as ``make run`` keeps it."""
         self.tmp = tmp
         self.redis = RedisServer().start()
         self.sinks = [SmtpSink().start()]
@@ -163,8 +164,8 @@ class Stack:
             **env_extra,
         )
         self.processes: list[CeleryProcess] = []
-        # Without counters_on_redis the throttles' cache is a table in the database; the
-        # test database has no such table yet.
+        # Without counters_on_redis the cache is a table in the database; the test
+        # database has no such table yet.
         subprocess.run(
             [sys.executable, "manage.py", "createcachetable"],
             cwd=ROOT, env=self.env, check=True, capture_output=True, timeout=60,
