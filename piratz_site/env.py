@@ -145,7 +145,7 @@ class Env:
             # nothing written (its transaction never began), and is then replaced; a move
             # may simply be sent again (a repeated move is answered, not replayed).
             "CONN_HEALTH_CHECKS": self.bool("DATABASE_CONN_HEALTH_CHECKS", False),
-            "OPTIONS": {**self._prepared_statements(), **options},
+            "OPTIONS": {**self._prepared_statements(), **_typed_psycopg_options(name, options)},
         }
 
     def _prepared_statements(self) -> dict:
@@ -162,6 +162,25 @@ class Env:
         if not self.bool("DATABASE_PREPARED_STATEMENTS", True):
             return {}
         return {"server_side_binding": True, "prepare_threshold": 5}
+
+
+def _typed_psycopg_options(name: str, options: dict[str, str]) -> dict:
+    """A URL's query options, with the two that Django and psycopg read themselves (not
+    libpq, which takes strings) as the types they need: ``?prepare_threshold=`` a whole
+    number or ``none`` (never prepare), ``?server_side_binding=`` true or false.
+
+    Otherwise "0" would reach psycopg as a string and "false" would count as true.
+    """
+    typed = dict(options)
+    if "server_side_binding" in typed:
+        label = f"{name}'s ?server_side_binding"
+        typed["server_side_binding"] = Env({label: typed["server_side_binding"]}).bool(label, False)
+    if "prepare_threshold" in typed:
+        value, label = typed["prepare_threshold"], f"{name}'s ?prepare_threshold"
+        typed["prepare_threshold"] = (
+            None if value.lower() == "none" else Env({label: value}).int(label, 5, min_value=0)
+        )
+    return typed
 
 
 def secret_key(env: Env, *, debug: bool) -> str:

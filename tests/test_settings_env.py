@@ -305,3 +305,22 @@ def test_make_run_points_emailed_links_at_the_address_it_serves(make_run):
 def test_make_run_keeps_a_site_url_that_is_set(make_run):
     commands = make_run("ADDR=0.0.0.0:8123", SITE_URL="https://piratz.example.org")
     assert {site_url for site_url, _ in commands} == {"https://piratz.example.org"}
+
+
+def test_the_url_may_set_psycopgs_own_options_with_their_types(tmp_path):
+    # Django and psycopg read these two themselves; libpq's options stay strings.
+    def options(query: str) -> dict:
+        url = {"DATABASE_URL": f"postgres://u@db/piratz?{query}"}
+        return Env(url).database("DATABASE_URL", "", base_dir=tmp_path)["OPTIONS"]
+
+    assert options("prepare_threshold=0&sslmode=require") == {
+        "server_side_binding": True,
+        "prepare_threshold": 0,
+        "sslmode": "require",
+    }
+    assert options("prepare_threshold=none")["prepare_threshold"] is None
+    assert options("server_side_binding=false")["server_side_binding"] is False
+    with pytest.raises(ImproperlyConfigured, match="'often' is not a whole number"):
+        options("prepare_threshold=often")
+    with pytest.raises(ImproperlyConfigured, match="'maybe' is not a boolean"):
+        options("server_side_binding=maybe")
