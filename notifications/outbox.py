@@ -217,9 +217,9 @@ def sent_together():
 
     A wake-up costs a Redis round trip, or without Redis publishing a task: about half a
     millisecond of CPU (Celery and kombu build the message, then a broker round trip),
-    inside the request. Use it around a transaction
-    that may queue several emails (a move that ends a game, one email per player; a
-    timeout, the "we moved for you" email and the next player's turn). Use it inside
+    inside the request. Use it around a transaction that may queue several emails (a
+    move that ends a game, one email per player; a timeout, the "we moved for you" email
+    and the next player's turn). Use it inside
     that transaction (``transaction.atomic``); a block inside another adds to the outer
     one's task. Emails queued in a savepoint that rolled back may be named in the task:
     it finds their rows gone and skips them.

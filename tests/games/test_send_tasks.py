@@ -1,6 +1,8 @@
 """A move or a timeout that queues several emails has them sent by one task
 (``notifications.outbox.sent_together``): each published task costs the request about
-half a millisecond of CPU, and the move that ends a game queues one email per player."""
+half a millisecond of CPU, and the move that ends a game queues one email per player.
+Here the cache is not on Redis, so each commit publishes ``send_emails`` (with Redis,
+commits share a drain: tests/notifications/test_outbox_drain.py)."""
 
 import random
 
