@@ -344,7 +344,7 @@ def main() -> None:
     on_redis = not args.redis_url.startswith("filesystem://")
     env = bench_api.django_environment(url, args.redis_url if on_redis else "")
     env["CELERY_BROKER_URL"] = args.redis_url
-    if args.redis_url.startswith("filesystem://"):
+    if not on_redis:
         env["CELERY_BROKER_DIR"] = tempfile.mkdtemp(prefix="piratz-bench-broker-")
     env["LOG_LEVEL"] = "WARNING"
     try:
