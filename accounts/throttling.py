@@ -4,6 +4,7 @@ their scoped subclasses) and for asking for login links (``LoginLinkThrottle``).
 
 import hashlib
 import time
+from contextlib import suppress
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
@@ -172,11 +173,9 @@ def uncount_request(key: str, window: int, *, timeout: int) -> None:
     pipeline.decr(current_key)
     # Should the key have expired meanwhile, DECR made a new one: it must expire too.
     pipeline.expire(current_key, timeout, nx=True)
-    try:
-        with redis_or_unavailable():
-            pipeline.execute()
-    except CacheUnavailable:
-        pass  # the request is refused either way; had Redis kept the count, it expires
+    # The request is refused either way; had Redis kept the count, it expires.
+    with suppress(CacheUnavailable), redis_or_unavailable():
+        pipeline.execute()
 
 
 def add_to_counter(key: str, delta: int, *, timeout: float) -> int:
