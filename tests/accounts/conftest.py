@@ -6,6 +6,7 @@ from collections.abc import Callable
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
+from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.throttling import AnonRateThrottle, UserRateThrottle
@@ -59,8 +60,21 @@ def link_path(text: str) -> str:
 
 @pytest.fixture
 def api_throttles(monkeypatch):
-    """The project's DEFAULT_THROTTLE_CLASSES, which settings_test turns off. APIView reads
-    them at import, so they are set on it."""
-    monkeypatch.setattr(
-        "rest_framework.views.APIView.throttle_classes", [AnonRateThrottle, UserRateThrottle]
-    )
+    """The project's DEFAULT_THROTTLE_CLASSES, which settings_test turns off, on every view
+    that took the default.
+
+    DRF reads the default at import: ``APIView.throttle_classes`` for class-based views, and
+    a copy on each ``@api_view`` function's class (which exists from the URLs' import on).
+    Views with throttles of their own keep them."""
+    default = APIView.throttle_classes
+    throttles = [AnonRateThrottle, UserRateThrottle]
+    for view_class in _with_subclasses(APIView):
+        if view_class.__dict__.get("throttle_classes") is default:
+            monkeypatch.setattr(view_class, "throttle_classes", throttles)
+
+
+def _with_subclasses(cls: type) -> list[type]:
+    found = [cls]
+    for subclass in cls.__subclasses__():
+        found.extend(_with_subclasses(subclass))
+    return found

@@ -25,10 +25,11 @@ from accounts.throttling import (
     UserRateThrottle,
     add_to_counter,
 )
+from games.api.views import game_detail
 from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
 from tests.caches import redis_cache
 from tests.concurrency import at_once
-from tests.factories import client_for
+from tests.factories import client_for, start_game
 
 from .test_login_link_api import URL, login_link_rate
 
@@ -184,6 +185,17 @@ def test_the_user_throttle_refuses_the_request_over_the_limit_with_a_retry_after
     # At the start of a minute with nothing carried over: the end of this one.
     assert refused["Retry-After"] == "60"
     assert other.status_code == 200  # each user has a budget of their own
+
+
+@pytest.mark.django_db
+def test_function_views_are_throttled_too(anna, bert, api_throttles, half_past_noon):
+    # The game GET is an @api_view: DRF gave its class the default throttles when this
+    # module imported it, before the fixture ran (as after any earlier test's request).
+    assert game_detail.cls.throttle_classes == [AnonRateThrottle, UserRateThrottle]
+    game = start_game([anna, bert])
+    with api_rates(user="2/min"):
+        answers = [client_for(anna).get(f"/api/games/{game.id}/") for _ in range(3)]
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
 
 
 def test_the_user_throttle_counts_per_user_wherever_they_call_from(half_past_noon):
