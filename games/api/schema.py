@@ -81,6 +81,9 @@ _LINKS = {
         "ListMoves": ("games_moves_list", _GAME_ID, None),
         "AcceptInvitation": ("games_accept_create", _GAME_ID, None),
         "DeclineInvitation": ("games_decline_create", _GAME_ID, None),
+        # A seat of yours that shows a bot standing in (seats[].bot) is yours to take back.
+        "TakeBackSeat": ("games_take_back_create", _GAME_ID, None),
+        "ReportGame": ("reports_create", {}, {"game": "$response.body#/id"}),
     },
     ("games_accept_create", "200"): {
         "GetGame": ("games_retrieve", _GAME_ID, None),
@@ -125,7 +128,9 @@ def add_links(result, generator, request, public):
         for name, (target, parameters, body) in links.items():
             if target not in operations:
                 continue
-            link = {"operationId": target, "parameters": parameters}
+            link = {"operationId": target}
+            if parameters:
+                link["parameters"] = parameters
             if body is not None:
                 link["requestBody"] = body
             response.setdefault("links", {})[name] = link

@@ -8,7 +8,7 @@ from accounts.models import User
 from games import actions, fairness, queries
 from games.api.tables import game_state_serializer, revealed_serializer
 from games.models import Game
-from games.rules import available_games, piratz
+from games.rules import available_games, get_rules, piratz
 from games.rules.piratz.deck import CARD_COUNT
 from games.rules.rattenscharf.board import TABLE_MAX, TABLE_MIN
 from games.rules.rattenscharf.strips import STRIP_IDS
@@ -47,6 +47,25 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+class StrictCharField(serializers.CharField):
+    """A string that must arrive as a JSON string: DRF's CharField turns 12 into "12"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictUUIDField(serializers.UUIDField):
+    """A UUID that must arrive as a JSON string: DRF's UUIDField also takes an integer (and
+    so a boolean) as the UUID's 128-bit number."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class PlayerEntryField(serializers.CharField):
@@ -104,6 +123,69 @@ class GameCreateSerializer(StrictSerializer):
         "STAND_IN_AFTER_TIMEOUTS turns in a row, or instead of abandoning the game (P25). "
         "Default: on for 3-4 players.",
     )
+
+
+# --- The schema of a new game: one shape per game (its seats, its options) ------------------
+
+
+def _player_entry_schema(rules) -> dict:
+    """A seat of a new game of ``rules``, as JSON Schema: an address, or one of the game's
+    bots by its lower-case name (the service takes any case and surrounding spaces)."""
+    address = {"format": "email", "maxLength": EMAIL_MAX_LENGTH}
+    levels = getattr(rules, "BOT_LEVELS", ())
+    if not levels:
+        return {"type": "string", **address}
+    bot = {"pattern": "^bot:(" + "|".join(levels) + ")$"}
+    return {"type": "string", "anyOf": [address, bot]}
+
+
+@extend_schema_field({"type": "boolean", "enum": [False], "default": False})
+class _NoOptionField(StrictBooleanField):
+    """An option the game does not have (Rattenscharf's blind mode): false or left out."""
+
+
+def _game_create_serializer(game: str) -> type[GameCreateSerializer]:
+    """The request schema of a new game of ``game``: ``GameCreateSerializer`` with the
+    game's own player counts, bots and options. Documentation only (the view reads every
+    game's body with ``GameCreateSerializer`` and the service applies the game's rules);
+    tests/api/test_schema.py holds the two to the same answers."""
+    rules = get_rules(game)
+    counts = sorted(rules.PLAYER_COUNTS)
+    levels = getattr(rules, "BOT_LEVELS", ())
+    seats = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    bots_text = f'; "bot:<level>" ({", ".join(levels)}) seats a bot instead' if levels else ""
+    players = extend_schema_field(
+        {
+            "type": "array",
+            "items": _player_entry_schema(rules),
+            "minItems": counts[0],
+            "maxItems": counts[-1],
+            "uniqueItems": True,
+        }
+    )(type(f"{rules.NAME}PlayersField", (serializers.ListField,), {}))
+    attrs = {
+        "__doc__": f"A new game of {rules.NAME}: the players in seat order and the options.",
+        "__module__": __name__,
+        # Labelled with the game's name: a choice set of its own, not the tables' "game".
+        "game": serializers.ChoiceField(choices=[(game, rules.NAME)]),
+        "players": players(
+            child=PlayerEntryField(),
+            min_length=counts[0],
+            max_length=counts[-1],
+            help_text=f"Seat order: {seats} distinct players, yours among them{bots_text}. "
+            "Addresses are compared without regard to case.",
+        ),
+    }
+    if "blind" not in rules.OPTIONS:
+        attrs["blind"] = _NoOptionField(
+            default=False, help_text=f"{rules.NAME} has no blind mode: false, or leave it out."
+        )
+    serializer = type(f"{rules.NAME}GameCreateSerializer", (GameCreateSerializer,), attrs)
+    return extend_schema_serializer(component_name=f"{rules.NAME}GameCreate")(serializer)
+
+
+# Game name -> the documented shape of a new game's body (the schema's discriminator: "game").
+GAME_CREATE_SCHEMAS = {game: _game_create_serializer(game) for game in available_games()}
 
 
 class AcceptRequestSerializer(StrictSerializer):
@@ -171,6 +253,35 @@ class PiratzMoveSerializer(StrictSerializer):
             "action": kind,
             **{name: self.validated_data[name] for name in PIRATZ_ACTION_FIELDS[kind]},
         }
+
+
+def _piratz_action_serializer(kind: str) -> type[StrictSerializer]:
+    """The request schema of one Piratz action's move: ``version``, ``action`` (this one)
+    and exactly the action's own fields, all required (CONTRACT section 1). Documentation
+    only: ``PiratzMoveSerializer`` reads every Piratz move and gives the errors;
+    tests/api/test_schema.py holds the two to the same answers."""
+    declared = PiratzMoveSerializer._declared_fields
+    attrs = {
+        "__doc__": f"A Piratz {kind} move: the version it was chosen from"
+        + (
+            f" and exactly {', '.join(PIRATZ_ACTION_FIELDS[kind])}."
+            if PIRATZ_ACTION_FIELDS[kind]
+            else ", nothing else."
+        ),
+        "__module__": __name__,
+        "version": StrictIntegerField(min_value=0, max_value=VERSION_MAX),
+        "action": serializers.ChoiceField(choices=[kind]),
+    }
+    for name in PIRATZ_ACTION_FIELDS[kind]:
+        field = declared[name]
+        attrs[name] = type(field)(*field._args, **{**field._kwargs, "required": True})
+    title = "".join(part.capitalize() for part in kind.split("_"))
+    serializer = type(f"Piratz{title}MoveSerializer", (StrictSerializer,), attrs)
+    return extend_schema_serializer(component_name=f"Piratz{title}Move")(serializer)
+
+
+# Piratz action name -> the documented shape of its move (one per action, as the API reads it).
+PIRATZ_ACTION_SCHEMAS = {kind: _piratz_action_serializer(kind) for kind in PIRATZ_ACTION_FIELDS}
 
 
 # RATTENSCHARF.md R28: the one action's fields besides "action", exactly these.
@@ -245,6 +356,11 @@ MOVE_ACTIONS = {game: _action_names(s) for game, s in MOVE_SERIALIZERS.items()}
 SERIALIZER_OF_ACTION = {
     action: MOVE_SERIALIZERS[game] for game, names in MOVE_ACTIONS.items() for action in names
 }
+
+
+# Action name -> the serializer whose schema documents that action's move: the OpenAPI
+# request body is one shape per action (games.api.views), each with exactly its fields.
+MOVE_SCHEMA_OF_ACTION = {**SERIALIZER_OF_ACTION, **PIRATZ_ACTION_SCHEMAS}
 
 
 def move_serializer_for_action(action) -> type[serializers.Serializer]:

@@ -15,7 +15,8 @@ from rest_framework.response import Response
 from games import actions, queries
 from games.api.errors import ApiError, refused
 from games.api.serializers import (
-    SERIALIZER_OF_ACTION,
+    GAME_CREATE_SCHEMAS,
+    MOVE_SCHEMA_OF_ACTION,
     AcceptRequestSerializer,
     ErrorSerializer,
     GameCreateSerializer,
@@ -62,7 +63,12 @@ class GameListCreateView(ListAPIView):
 
     @extend_schema(
         summary="Create a game and invite the other players",
-        request=GameCreateSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="GameCreate",
+            # One shape per game (its player counts, bots and options), told apart by "game".
+            serializers=GAME_CREATE_SCHEMAS,
+            resource_type_field_name="game",
+        ),
         responses={201: GameSerializer},
     )
     def post(self, request):
@@ -140,8 +146,8 @@ decline_invitation = extend_schema(summary="Decline your seat; the game is cance
         summary="Play a move chosen from game version `version`",
         request=PolymorphicProxySerializer(
             component_name="Move",
-            # One shape per game, told apart by the action's name (each game's own).
-            serializers=SERIALIZER_OF_ACTION,
+            # One shape per action, told apart by its name (unique across the games).
+            serializers=MOVE_SCHEMA_OF_ACTION,
             resource_type_field_name="action",
         ),
         responses={

@@ -94,5 +94,9 @@ def test_the_schema_documents_bots(anna):
     assert "/api/games/{game_id}/take-back/" in schema["paths"]
     seat = schema["components"]["schemas"]["Seat"]["properties"]
     assert "bot" in seat
-    create_body = schema["components"]["schemas"]["GameCreateRequest"]["properties"]
-    assert "stand_in_bots" in create_body
+    components = schema["components"]["schemas"]
+    # A new game is one shape per game: each takes stand_in_bots and names its bots.
+    for ref in components["GameCreateRequest"]["discriminator"]["mapping"].values():
+        create_body = components[ref.rsplit("/", 1)[1]]["properties"]
+        assert "stand_in_bots" in create_body
+        assert "bot:" in create_body["players"]["items"]["anyOf"][1]["pattern"]

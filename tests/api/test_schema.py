@@ -110,36 +110,80 @@ def test_request_bodies_reject_unknown_fields(openapi):
             bodies.add(schema["$ref"].rsplit("/", 1)[1])
     assert {"GameCreateRequest", "MoveRequest", "LoginLinkRequest"} <= bodies
     for name in bodies:
-        # A union (the move: one shape per game) rejects them in each of its shapes.
+        # A union (a move: one shape per action; a new game: one per game) rejects them in
+        # each of its shapes.
         members = [ref["$ref"].rsplit("/", 1)[1] for ref in components[name].get("oneOf", [])]
         for member in members or [name]:
             assert components[member].get("additionalProperties") is False, member
 
 
-def test_move_is_one_shape_per_game_told_apart_by_the_action(openapi):
+def ref_name(schema: dict) -> str:
+    """The component a ``$ref`` (or a one-item ``allOf`` around one) names."""
+    ref = schema["$ref"] if "$ref" in schema else schema["allOf"][0]["$ref"]
+    return ref.rsplit("/", 1)[1]
+
+
+def test_move_is_one_shape_per_action_told_apart_by_its_name(openapi):
     components = openapi["components"]["schemas"]
     move = components["MoveRequest"]
     assert move["discriminator"]["propertyName"] == "action"
     mapping = move["discriminator"]["mapping"]
-    piratz_move = "#/components/schemas/PiratzMoveRequest"
-    rattenscharf_move = "#/components/schemas/RattenscharfMoveRequest"
-    assert mapping == {
-        **dict.fromkeys(PIRATZ_ACTION_FIELDS, piratz_move),
-        "place": rattenscharf_move,
+    piratz_moves = {
+        action: "#/components/schemas/Piratz"
+        + "".join(part.capitalize() for part in action.split("_"))
+        + "MoveRequest"
+        for action in PIRATZ_ACTION_FIELDS
     }
-    assert move["oneOf"] == [{"$ref": piratz_move}, {"$ref": rattenscharf_move}]
+    rattenscharf_move = "#/components/schemas/RattenscharfMoveRequest"
+    assert mapping == {**piratz_moves, "place": rattenscharf_move}
+    assert move["oneOf"] == [{"$ref": ref} for ref in mapping.values()]
 
 
-def test_move_schema_names_every_action_and_treasure(openapi):
+def test_each_piratz_action_takes_exactly_its_own_fields(openapi):
+    """CONTRACT section 1: each action's shape says which fields it takes, all required."""
     components = openapi["components"]["schemas"]
-    move = components["PiratzMoveRequest"]["properties"]
-    action = components[move["action"]["$ref"].rsplit("/", 1)[1]]
-    assert action["enum"] == list(PIRATZ_ACTION_FIELDS)
-    treasure = components[move["treasure"]["allOf"][0]["$ref"].rsplit("/", 1)[1]]
-    assert treasure["enum"] == list(piratz.TREASURES)
-    assert (move["bury"]["minimum"], move["bury"]["maximum"]) == (1, 50)
-    assert move["bury"]["nullable"] is True
-    assert components["GameCreateRequest"]["required"] == ["game", "players"]
+    mapping = components["MoveRequest"]["discriminator"]["mapping"]
+    for action, fields in PIRATZ_ACTION_FIELDS.items():
+        move = components[mapping[action].rsplit("/", 1)[1]]
+        assert set(move["properties"]) == {"version", "action", *fields}, action
+        assert set(move["required"]) == {"version", "action", *fields}, action
+        assert move["additionalProperties"] is False
+        assert components[ref_name(move["properties"]["action"])]["enum"] == [action]
+    passing = components[mapping["pass"].rsplit("/", 1)[1]]["properties"]
+    assert components[ref_name(passing["treasure"])]["enum"] == list(piratz.TREASURES)
+    assert (passing["bury"]["minimum"], passing["bury"]["maximum"]) == (1, 50)
+    assert passing["bury"]["nullable"] is True
+    alarm = components[mapping["resolve_alarm"].rsplit("/", 1)[1]]["properties"]
+    assert (alarm["keep"]["minimum"], alarm["keep"]["maximum"]) == (1, 50)
+    assert "nullable" not in alarm["keep"]
+
+
+def test_a_new_game_is_one_shape_per_game(openapi):
+    """Each game's seats (PLAYER_COUNTS), bots (BOT_LEVELS) and options (OPTIONS)."""
+    components = openapi["components"]["schemas"]
+    create = components["GameCreateRequest"]
+    assert create["discriminator"]["propertyName"] == "game"
+    mapping = create["discriminator"]["mapping"]
+    assert set(mapping) == set(available_games())
+    for game, ref in mapping.items():
+        rules = get_rules(game)
+        shape = components[ref.rsplit("/", 1)[1]]
+        assert set(shape["required"]) == {"game", "players"}
+        assert components[ref_name(shape["properties"]["game"])]["enum"] == [game]
+        players = shape["properties"]["players"]
+        assert (players["minItems"], players["maxItems"]) == (
+            min(rules.PLAYER_COUNTS),
+            max(rules.PLAYER_COUNTS),
+        )
+        assert players["uniqueItems"] is True
+        address, bot = players["items"]["anyOf"]
+        assert address["format"] == "email"
+        assert bot["pattern"] == "^bot:(" + "|".join(rules.BOT_LEVELS) + ")$"
+        blind = shape["properties"]["blind"]
+        if "blind" in rules.OPTIONS:
+            assert blind["type"] == "boolean"
+        else:
+            assert components[ref_name(blind)]["enum"] == [False]
 
 
 def test_rattenscharf_move_schema_is_r28s_placement(openapi):
@@ -273,3 +317,69 @@ def test_every_view_of_whole_games_fits_the_documented_state(openapi):
             revealed_schema.validate(rules.public_revealed(revealed))
             revealed_checked += revealed is not None
     assert checked > 50 and revealed_checked > 20
+
+
+# --- The documented request shapes are the bodies the API takes --------------------------------
+
+
+def _piratz_move_bodies():
+    """Piratz moves well- and ill-formed: every action with every set of the other fields,
+    each with good and bad values."""
+    values = {
+        "treasure": ["coins", "gold", 3],
+        "bury": [12, None, 0, 51, "12"],
+        "keep": [5, None, 50, True],
+    }
+    names = list(values)
+    for action in PIRATZ_ACTION_FIELDS:
+        for size in range(len(names) + 1):
+            for chosen in itertools.combinations(names, size):
+                for picked in itertools.product(*(values[name] for name in chosen)):
+                    yield {"version": 3, "action": action, **dict(zip(chosen, picked, strict=True))}
+    yield {"version": -1, "action": "reveal"}
+    yield {"version": True, "action": "reveal"}
+    yield {"action": "reveal"}
+    yield {"version": 3, "action": "reveal", "colour": "red"}
+
+
+def test_the_move_schema_takes_the_piratz_moves_the_api_takes(openapi):
+    """A Piratz move fits the documented ``MoveRequest`` exactly when the serializer that
+    reads it accepts it: the per-action shapes are neither looser nor stricter."""
+    from games.api.serializers import move_serializer_for_action
+
+    schema = jsonschema.Draft202012Validator(json_schema(openapi, "MoveRequest"))
+    checked = 0
+    for body in _piratz_move_bodies():
+        accepted = move_serializer_for_action(body.get("action"))(data=body).is_valid()
+        assert schema.is_valid(body) == accepted, body
+        checked += accepted
+    assert checked == 8  # reveal, end_turn, 2 passes, 4 alarms
+
+
+def test_the_new_game_schema_takes_the_games_the_api_creates(openapi, anna, bert, settings):
+    """A new game (the caller among the players, distinct addresses) fits the documented
+    ``GameCreateRequest`` exactly when the API creates it: each game's seat count, bots and
+    options as the schema states them."""
+    settings.GAMES_PER_USER_PER_DAY = settings.INVITATIONS_PER_USER_PER_DAY = 1000
+    settings.PENDING_INVITATIONS_PER_ADDRESS = 1000
+    schema = jsonschema.Draft202012Validator(
+        json_schema(openapi, "GameCreateRequest"), format_checker=jsonschema.FormatChecker()
+    )
+    others = ["bert@example.com", "carla@example.com", "dirk@example.com", "emil@example.com"]
+    client = client_for(anna)
+    created = 0
+    for game in available_games():
+        for count in range(1, 6):
+            for bot in (None, "bot:careful", "bot:genius"):
+                for blind in (None, False, True):
+                    players = [anna.email, *others[: count - 1]]
+                    if bot and count > 1:
+                        players[-1] = bot
+                    body = {"game": game, "players": players}
+                    if blind is not None:
+                        body["blind"] = blind
+                    answer = client.post("/api/games/", body, format="json")
+                    assert answer.status_code in (201, 400), answer.content
+                    assert schema.is_valid(body) == (answer.status_code == 201), (body, answer)
+                    created += answer.status_code == 201
+    assert created > 10
