@@ -1,7 +1,7 @@
 """``POST /api/reports/``: a player reports a game they play in, or another player in it."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
@@ -9,12 +9,21 @@ from rest_framework.settings import api_settings
 
 from accounts.throttling import UserRateThrottle
 from games.api.errors import ApiError, refused
-from games.api.serializers import ErrorSerializer, StrictIntegerField, StrictSerializer
+from games.api.serializers import (
+    ErrorSerializer,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+    StrictUUIDField,
+)
 from games.errors import GameError
+from games.rules import available_games, get_rules
 from moderation import actions
 from moderation.models import Report, ReportCategory
 
 THROTTLE_SCOPE = "reports"
+# The highest seat any game has: a larger one can never name a player.
+MAX_SEAT = max(max(get_rules(game).PLAYER_COUNTS) for game in available_games()) - 1
 
 
 class ReportThrottle(UserRateThrottle):
@@ -29,19 +38,25 @@ class ReportThrottle(UserRateThrottle):
         return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
 
 
+@extend_schema_field({"type": "string", "pattern": r"\S"})
+class _TextField(StrictCharField):
+    """Free text, taken without its surrounding whitespace: spaces alone are blank."""
+
+
 class ReportCreateSerializer(StrictSerializer):
     """A report: the game (one you hold a seat in), optionally the seat of the player you
     report, a category and what happened."""
 
-    game = serializers.UUIDField(help_text="The game's id; you must hold a seat in it.")
+    game = StrictUUIDField(help_text="The game's id; you must hold a seat in it.")
     seat = StrictIntegerField(
         required=False,
         allow_null=True,
         min_value=0,
+        max_value=MAX_SEAT,
         help_text="The seat of the player you report (not your own); omit to report the game.",
     )
     category = serializers.ChoiceField(choices=ReportCategory.choices)
-    text = serializers.CharField(
+    text = _TextField(
         max_length=Report.MAX_TEXT_LENGTH,
         help_text="What happened, in your words (at most 2000 characters).",
     )

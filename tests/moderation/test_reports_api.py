@@ -56,6 +56,25 @@ def test_malformed_reports_are_invalid_and_store_nothing(game, bert, change, fie
     assert not Report.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda game: {"game": game.id.int},  # DRF's UUIDField took the integer form
+        lambda game: {"game": False},  # ... and booleans, as UUID(int=0)
+        lambda game: {"text": 12},  # DRF's CharField took a number as its digits
+        lambda game: {"text": True},
+    ],
+)
+def test_the_game_and_text_must_be_json_strings(game, bert, change):
+    """CONTRACT: a wrong type is a malformed body (400 ``invalid``), never coerced into a
+    report (it was filed: 201) or a lookup of a game (404)."""
+    body = {"game": str(game.id), "seat": 0, "category": "abuse", "text": "Rude."}
+    response = post(bert, {**body, **change(game)})
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid"
+    assert not Report.objects.exists()
+
+
 def test_a_report_of_2000_characters_is_accepted(game, bert):
     response = post(bert, {"game": str(game.id), "category": "spam", "text": "x" * 2000})
     assert response.status_code == 201
