@@ -13,6 +13,7 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     extend_schema_serializer,
     inline_serializer,
 )
@@ -22,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import ApiError
+from games.api.serializers import StrictIntegerField
 from games.errors import GameError
 
 from . import preferences
@@ -119,7 +121,9 @@ class LoginLinkView(APIView):
 # --- /api/me/: the caller's own notification settings and vacations -------------------------
 
 
-class QuietHoursSerializer(serializers.Serializer):
+class QuietHoursSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Quiet hours: a start and an end, local times; nothing else."""
+
     start = serializers.TimeField(
         format="%H:%M", input_formats=["%H:%M"], help_text='Local time, "HH:MM".'
     )
@@ -140,6 +144,18 @@ class QuietHoursSerializer(serializers.Serializer):
         return attrs
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": preferences.MAX_REMINDER_LEAD_HOURS},
+        "maxItems": preferences.MAX_REMINDER_LEADS,
+        "uniqueItems": True,  # the schema says "distinct", as the service does
+    }
+)
+class _ReminderLeadsField(serializers.ListField):
+    pass
+
+
 class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     """The person's notification settings; in a PATCH every field is optional."""
 
@@ -148,10 +164,10 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
         help_text="each_turn: an email per turn and reminders; digest: at most one email a "
         "day listing the games waiting for you; off: no turn emails (game news still comes).",
     )
-    digest_hour = serializers.IntegerField(
+    digest_hour = StrictIntegerField(
         min_value=0, max_value=23, help_text="Local hour of the daily digest (0-23)."
     )
-    reminder_leads = serializers.ListField(
+    reminder_leads = _ReminderLeadsField(
         child=serializers.IntegerField(min_value=1, max_value=preferences.MAX_REMINDER_LEAD_HOURS),
         max_length=preferences.MAX_REMINDER_LEADS,
         help_text="Hours before a deadline at which to remind you: 0-3 distinct whole numbers, "

@@ -160,6 +160,12 @@ REFUSALS = [
     ({"reminder_leads": 24}, "reminder_leads"),
     ({"digest_hour": 24}, "digest_hour"),
     ({"digest_hour": -1}, "digest_hour"),
+    # CONTRACT: a wrong type is malformed; DRF's IntegerField took "5", 5.0 and "5.0"
+    ({"digest_hour": "5"}, "digest_hour"),
+    ({"digest_hour": 5.0}, "digest_hour"),
+    ({"digest_hour": True}, "digest_hour"),
+    # an unknown field is malformed inside quiet_hours too (it was dropped silently)
+    ({"quiet_hours": {"start": "22:00", "end": "07:00", "colour": "blue"}}, "Unknown field"),
     ({"mode": "weekly"}, "mode"),
     ({"unsubscribed": ["login_link"]}, "unsubscribed"),
     ({"unsubscribed": ["invitation"]}, "unsubscribed"),
