@@ -349,6 +349,8 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", "600/min"),
         "login_link": env.str("API_THROTTLE_LOGIN_LINK", "10/hour"),
         "reports": env.str("API_THROTTLE_REPORTS", "10/hour"),  # POST /api/reports/, per user
+        # POST /api/games/{id}/webhooks/, per user, refused tries included (each resolves a host)
+        "webhooks": env.str("API_THROTTLE_WEBHOOKS", "30/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -1,14 +1,14 @@
 """``/api/games/{id}/webhooks/``: a player's webhooks for one game: list, add, delete."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
 
 from accounts.throttling import UserRateThrottle
 from games.api.errors import STATUS_OF_CODE, ApiError
-from games.api.serializers import ErrorSerializer, StrictSerializer
+from games.api.serializers import ErrorSerializer, StrictCharField, StrictSerializer
 from games.errors import GameError
 
 from . import actions
@@ -33,12 +33,12 @@ _NOT_A_PLAYER = OpenApiResponse(
 
 
 class WebhookCreateThrottle(UserRateThrottle):
-    """Adding a webhook resolves a host name the caller chose: at most ``rate`` tries per
+    """Adding a webhook resolves a host name the caller chose: at most
+    ``DEFAULT_THROTTLE_RATES["webhooks"]`` (``API_THROTTLE_WEBHOOKS``, 30 an hour) tries per
     user, refused ones included, so the service is nobody's DNS prober. A budget of its
-    own (scope), on ``POST`` only."""
+    own (scope), on ``POST`` only; every request also counts against the user's own."""
 
     scope = "webhooks"
-    rate = "30/hour"
 
     def allow_request(self, request, view) -> bool:
         return request.method != "POST" or super().allow_request(request, view)
@@ -49,18 +49,23 @@ def _refused(error: GameError) -> ApiError:
     return ApiError(status_code, error.code, error.detail)
 
 
-class _StrictCharField(serializers.CharField):
-    """A string that must arrive as a JSON string: no number turned into one."""
+# What the schema can say of an acceptable URL (transport.check_url): https, a host and
+# no user or password (no "@" before the path), no whitespace. Every URL the service
+# accepts matches it (tests/webhooks/test_api.py); whether the host has public addresses
+# only is found by resolving it, which no schema can say.
+URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]://[^\s/?#@]+([/?#]\S*)?$"
 
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
+
+@extend_schema_field({"type": "string", "pattern": URL_PATTERN})
+class _UrlField(StrictCharField):
+    pass
 
 
 class WebhookCreateSerializer(StrictSerializer):
+    """A webhook to add: its kind and the URL to post to."""
+
     kind = serializers.ChoiceField(choices=WebhookKind.choices)
-    url = _StrictCharField(
+    url = _UrlField(
         max_length=Webhook.MAX_URL_LENGTH,
         trim_whitespace=False,
         help_text="Where to post: `https://…`, a host with public addresses, no user or "
@@ -129,12 +134,13 @@ class WebhookCreatedSerializer(WebhookSerializer):
         ),
         429: OpenApiResponse(
             ErrorSerializer,
-            description="`throttled`: more than 30 webhooks tried in an hour (refused ones count).",
+            description="`throttled`: too many requests, or more webhooks tried than "
+            "`API_THROTTLE_WEBHOOKS` allows (30 an hour by default; refused ones count).",
         ),
     },
 )
 @api_view(["GET", "POST"])
-@throttle_classes([WebhookCreateThrottle])
+@throttle_classes([UserRateThrottle, WebhookCreateThrottle])
 def webhooks(request, game_id):
     if request.method == "GET":
         try:

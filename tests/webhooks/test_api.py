@@ -117,8 +117,15 @@ def test_the_schema_documents_the_endpoints(client):
     assert "delete" in schema["paths"]["/api/games/{game_id}/webhooks/{webhook_id}/"]
 
 
-def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver, monkeypatch):
-    monkeypatch.setattr(WebhookCreateThrottle, "rate", "2/hour")
+def _throttle_rates(settings, **rates):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates},
+    }
+
+
+def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver, settings):
+    _throttle_rates(settings, webhooks="2/hour")  # API_THROTTLE_WEBHOOKS
     refused = {"kind": "json", "url": "https://10.0.0.1/"}
     for _ in range(2):
         assert client_for(anna).post(webhooks_url(game), refused, format="json").status_code == 400
@@ -127,3 +134,56 @@ def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver, monke
     assert (answer.status_code, answer.json()["code"]) == (429, "throttled")
     assert client_for(anna).get(webhooks_url(game)).status_code == 200  # reading is free
     assert client_for(bert).post(webhooks_url(game), body, format="json").status_code == 201
+
+
+def test_the_webhook_budget_is_a_setting_of_its_own():
+    assert WebhookCreateThrottle().rate == "30/hour"  # the default of API_THROTTLE_WEBHOOKS
+
+
+def test_webhook_requests_count_against_the_users_budget_too(game, anna, settings):
+    """The endpoint names its throttles (the webhook budget), which replaces DRF's default
+    list: the per-user budget every other endpoint has must be among them."""
+    _throttle_rates(settings, user="2/min")
+    answers = [client_for(anna).get(webhooks_url(game)).status_code for _ in range(3)]
+    assert answers == [200, 200, 429]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://hooks.example.com/p/secret-token",
+        "HTTPS://Example.com",
+        "https://93.184.215.14:8443/x?y=1#z",
+        "https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/",
+        "https://host/a@b",
+        "https://host?q=@",
+        "http://example.com/",
+        "https://user@example.com/",
+        "https://user:pw@example.com/",
+        "https://@example.com/",
+        "https:///path",
+        "https:example.com",
+        "ftp://example.com/",
+        "https://exa mple.com/",
+        "https://example.com/a b",
+        " https://example.com/",
+        "0",
+        "",
+    ],
+)
+def test_the_documented_url_pattern_admits_every_url_of_an_acceptable_form(url, settings):
+    """``URL_PATTERN`` (the schema's) is what a schema can say of ``transport.check_url``: a
+    URL the service accepts always matches it, and it refuses what could never be accepted
+    (not https, a user or password, no host, whitespace)."""
+    import re
+
+    from webhooks import transport
+    from webhooks.api import URL_PATTERN
+
+    settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = False
+    try:
+        transport.check_url(url)
+        acceptable = True
+    except transport.UnsafeUrl:
+        acceptable = False
+    assert bool(re.search(URL_PATTERN, url)) == acceptable
