@@ -4,14 +4,26 @@ Run as ``python -m tests.conformance.seed OUT.json`` on a migrated database (the
 environment's ``DATABASE_URL``); writes the key and the games' ids to ``OUT.json`` for the
 schemathesis hooks (``tests.conformance.hooks``). Everything goes through the actions
 layer, as the service itself would do it.
+
+Besides the games every operation is aimed at (``games``), some data is used up by the
+request that succeeds on it: an invitation declined, a seat taken back from its stand-in
+bot, a webhook deleted. Of those there are ``pools``, a few for each phase of the run
+(``PHASES``), so that each phase reaches the success as well as the refusal that follows
+("nothing to decline", "no bot stands in for you", "no such webhook").
 """
 
 import json
 import os
 import random
 import sys
+from itertools import cycle, islice
 
-CALLER = "anna@example.com"  # the example address of GameCreateRequest: created games seat her
+CALLER = "anna@example.com"  # the run's key is hers: the games the run creates seat her
+PHASES = ("examples", "coverage", "fuzzing", "stateful")  # schemathesis's, in run order
+PER_PHASE = 3  # of each pool: the first success, and more for the cases after it
+# Where the seeded webhooks post: example.com's address, public and literal (no DNS lookup).
+# Nothing is ever posted in the run: the queued deliveries are never worked off.
+WEBHOOK_URL = "https://93.184.215.14/conformance/"
 
 
 def seed() -> dict:
@@ -22,6 +34,7 @@ def seed() -> dict:
     from games.rules import piratz, rattenscharf
     from games.rules.piratz.bots import random_action
     from tests.factories import make_user
+    from webhooks.actions import do_add_webhook
 
     anna = make_user(CALLER)
     bert, carla = make_user("bert@example.com"), make_user("carla@example.com")
@@ -72,8 +85,30 @@ def seed() -> dict:
         )
     rats_invited = actions.do_create_game(bert, list(reversed(emails)), game="rattenscharf")
 
+    # Used up by the run, a few per phase: invitations for Anna to decline (apart from
+    # those she accepts), games where a stand-in bot plays her seat (a moderator handed
+    # it over) for her to take back, her webhooks to delete.
+    def to_decline():
+        return actions.do_create_game(bert, list(reversed(emails)))
+
+    def stood_in():
+        game = started(bert, [anna])  # Bert to move: the bot has nothing to play yet
+        return actions.do_replace_with_bot(game.id, moderator, 1, reason="conformance seed")
+
+    hooked = started(anna, [bert])
+    pools = {"decline": {}, "take_back": {}, "webhook": {}}
+    for phase in PHASES:
+        pools["decline"][phase] = [str(to_decline().id) for _ in range(PER_PHASE)]
+        pools["take_back"][phase] = [str(stood_in().id) for _ in range(PER_PHASE)]
+        pools["webhook"][phase] = [
+            [str(hooked.id), str(do_add_webhook(hooked.id, anna, kind=kind, url=WEBHOOK_URL)[0].id)]
+            for kind in islice(cycle(("json", "slack", "discord")), PER_PHASE)
+        ]
+
     return {
         "key": ApiToken.issue(anna),
+        # The other players' keys: the hooks play their turns when Anna has none left.
+        "opponent_keys": [ApiToken.issue(bert), ApiToken.issue(carla)],
         "games": {
             "invited": [str(game.id) for game in [*invited, rats_invited]],
             "to_move": [str(to_move.id), str(three.id), str(blind.id), str(rats_to_move.id)],
@@ -81,7 +116,9 @@ def seed() -> dict:
             "finished": [str(finished.id), str(rats_finished.id)],
             "aborted": [str(aborted.id)],
             "outsider": [str(outsider.id)],
+            "hooked": [str(hooked.id)],  # Anna to move; the webhook pool's game
         },
+        "pools": pools,
     }
 
 
