@@ -151,6 +151,10 @@ DRAIN_FLAG = "outbox:drain-on-its-way"
 DRAIN_FLAG_SECONDS = 30
 # One drain sends at most this many, then hands the rest to the next drain (see drain_outbox).
 DRAIN_BATCH_SIZE = 100
+# A drain or sweep claims this many due emails at a time, then sends them. Concurrent drains
+# over a backlog so take different emails; a worker killed mid-chunk leaves at most this
+# many "sending" until SENDING_TIMEOUT returns them to the sweep.
+CLAIM_CHUNK = 10
 
 
 def _wake_sender(email_ids: list[int]) -> None:
@@ -192,8 +196,8 @@ def drain_outbox(limit: int = DRAIN_BATCH_SIZE) -> SweepResult:
     Clears ``DRAIN_FLAG`` first, so that every commit from then on wakes another drain,
     which sees what this one may already have missed. When ``limit`` emails were tried,
     more may be due: another drain is woken for them, so a backlog is shared between the
-    workers' processes (each email is claimed on its own; none goes twice) rather than
-    held by one task. Stuck emails are left to the every-minute sweep, and so is the rest
+    workers' processes (each drain claims ``CLAIM_CHUNK`` emails at a time that no other
+    holds; none goes twice) rather than held by one task. Stuck emails are left to the every-minute sweep, and so is the rest
     of a backlog while Redis does not answer.
     """
     # Should Redis not answer, send anyway: meanwhile commits publish their own tasks.
@@ -251,6 +255,12 @@ def send_pending_email(email_id: int) -> SendOutcome:
     claimed_at = timezone.now()
     if not OutboundEmail.objects.claim(email_id, claimed_at):
         return SendOutcome.SKIPPED
+    return _send_claimed(email_id, claimed_at)
+
+
+def _send_claimed(email_id: int, claimed_at: datetime) -> SendOutcome:
+    """Send an email this caller claimed at ``claimed_at`` and record the outcome (see
+    ``send_pending_email``)."""
     email = OutboundEmail.objects.get(id=email_id)
 
     try:
@@ -406,8 +416,9 @@ def _redact_failed_emails(email_ids: list[int]) -> None:
 def send_due_emails(limit: int | None = None) -> SweepResult:
     """Requeue stuck emails, then send the due pending ones, oldest due first.
 
-    ``limit`` caps how many are tried in this run (None: all that are due now). Each email
-    is claimed on its own, so concurrent runs and ``send_emails`` tasks never send one twice.
+    ``limit`` caps how many are tried in this run (None: all that are due now). Emails are
+    claimed before they are sent (``CLAIM_CHUNK`` at a time, passing over those another
+    run holds), so concurrent runs, drains and ``send_emails`` tasks never send one twice.
     """
     now = timezone.now()
     requeued = requeue_stuck_emails(now)
@@ -415,8 +426,17 @@ def send_due_emails(limit: int | None = None) -> SweepResult:
 
 
 def _send_due(now: datetime, limit: int | None) -> SweepResult:
-    due = OutboundEmail.objects.due(now).order_by("send_after", "id").values_list("id", flat=True)
-    outcomes = Counter(send_pending_email(email_id) for email_id in list(due[:limit]))
+    """Send the emails due by ``now``, oldest first, at most ``limit``, claiming them
+    ``CLAIM_CHUNK`` at a time (``ClaimableQuerySet.claim_first``)."""
+    due = OutboundEmail.objects.due(now).order_by("send_after", "id")
+    outcomes = Counter()
+    while (tried := outcomes.total()) != limit:
+        claimed_at = timezone.now()
+        chunk = CLAIM_CHUNK if limit is None else min(CLAIM_CHUNK, limit - tried)
+        email_ids = due.claim_first(chunk, claimed_at)
+        if not email_ids:
+            break
+        outcomes.update(_send_claimed(email_id, claimed_at) for email_id in email_ids)
     return SweepResult(**{str(k): v for k, v in outcomes.items()})
 
 
