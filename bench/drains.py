@@ -16,7 +16,6 @@ again at the end. See BENCHMARKS.md ("Scale-out"). Not a test: nothing here asse
 """
 
 import argparse
-import importlib.util
 import sys
 import threading
 import time
@@ -26,9 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # The database helpers of the HTTP benchmark: create, migrate, set up Django, drop.
-_spec = importlib.util.spec_from_file_location("bench_api", ROOT / "bench" / "api.py")
-bench_api = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_api)
+from bench import api as bench_api  # noqa: E402
+
 BenchError = bench_api.BenchError
 
 

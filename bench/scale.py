@@ -17,7 +17,6 @@ decides more than the worker count. See BENCHMARKS.md ("Scale-out").
 """
 
 import argparse
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -29,15 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import soak  # noqa: E402
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = _load("soak")
 bench_api = soak.bench_api
 BenchError = bench_api.BenchError
 

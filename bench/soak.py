@@ -24,7 +24,6 @@ See BENCHMARKS.md ("Soak"). Not a test: it prints, it asserts nothing about time
 
 import argparse
 import contextlib
-import importlib.util
 import os
 import random
 import shutil
@@ -42,9 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-_spec = importlib.util.spec_from_file_location("bench_api", ROOT / "bench" / "api.py")
-bench_api = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_api)
+# The database helpers of the HTTP benchmark: create, migrate, set up Django, drop.
+from bench import api as bench_api  # noqa: E402
+
 BenchError = bench_api.BenchError
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/piratz_bench_soak"

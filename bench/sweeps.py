@@ -14,7 +14,6 @@ See BENCHMARKS.md ("Sweeps") for results. Not a test: nothing here asserts a tim
 
 import argparse
 import cProfile
-import importlib.util
 import os
 import platform
 import pstats
@@ -33,9 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # The database helpers of the HTTP benchmark: create, migrate, set up Django, drop.
-_spec = importlib.util.spec_from_file_location("bench_api", ROOT / "bench" / "api.py")
-bench_api = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_api)
+from bench import api as bench_api  # noqa: E402
+
 BenchError = bench_api.BenchError
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/piratz_h8_bench"
