@@ -4,7 +4,7 @@ import dataclasses
 import logging
 import smtplib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
-from .models import DeliveryAttempt, OutboundEmail
+from .models import ClaimableQuerySet, DeliveryAttempt, OutboundEmail
 from .rendering import (  # render_email: also the outbox's to callers (tests, previews)
     Composed,
     NotJsonSafe,
@@ -197,8 +197,8 @@ def drain_outbox(limit: int = DRAIN_BATCH_SIZE) -> SweepResult:
     which sees what this one may already have missed. When ``limit`` emails were tried,
     more may be due: another drain is woken for them, so a backlog is shared between the
     workers' processes (each drain claims ``CLAIM_CHUNK`` emails at a time that no other
-    holds; none goes twice) rather than held by one task. Stuck emails are left to the every-minute sweep, and so is the rest
-    of a backlog while Redis does not answer.
+    holds; none goes twice) rather than held by one task. Stuck emails are left to the
+    every-minute sweep, and so is the rest of a backlog while Redis does not answer.
     """
     # Should Redis not answer, send anyway: meanwhile commits publish their own tasks.
     with suppress(CacheUnavailable), redis_or_unavailable():
@@ -426,18 +426,30 @@ def send_due_emails(limit: int | None = None) -> SweepResult:
 
 
 def _send_due(now: datetime, limit: int | None) -> SweepResult:
-    """Send the emails due by ``now``, oldest first, at most ``limit``, claiming them
-    ``CLAIM_CHUNK`` at a time (``ClaimableQuerySet.claim_first``)."""
+    """Send the emails due by ``now``, oldest first, at most ``limit``."""
     due = OutboundEmail.objects.due(now).order_by("send_after", "id")
+    outcomes = send_claimed_in_chunks(due, limit, _send_claimed)
+    return SweepResult(**{str(k): v for k, v in outcomes.items()})
+
+
+def send_claimed_in_chunks(
+    due: ClaimableQuerySet, limit: int | None, send: Callable[[int, datetime], SendOutcome]
+) -> Counter:
+    """Claim the rows of ``due`` (due rows, in the order to send them) ``CLAIM_CHUNK`` at a
+    time (``ClaimableQuerySet.claim_first``) and ``send(pk, claimed_at)`` each, until
+    ``limit`` were tried (None: all) or none is left; how many had each outcome.
+
+    What every outbox's sweep shares (emails, and webhook posts in ``webhooks.delivery``).
+    """
     outcomes = Counter()
     while (tried := outcomes.total()) != limit:
         claimed_at = timezone.now()
         chunk = CLAIM_CHUNK if limit is None else min(CLAIM_CHUNK, limit - tried)
-        email_ids = due.claim_first(chunk, claimed_at)
-        if not email_ids:
+        pks = due.claim_first(chunk, claimed_at)
+        if not pks:
             break
-        outcomes.update(_send_claimed(email_id, claimed_at) for email_id in email_ids)
-    return SweepResult(**{str(k): v for k, v in outcomes.items()})
+        outcomes.update(send(pk, claimed_at) for pk in pks)
+    return outcomes
 
 
 def retry_emails_now(email_ids: Iterable[int]) -> int:

@@ -10,7 +10,6 @@ request never waits on an endpoint: it only writes rows; the worker posts.
 import json
 import logging
 import time
-from collections import Counter
 from datetime import datetime
 
 from celery import current_app
@@ -20,7 +19,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, Move
-from notifications.outbox import SendOutcome, SweepResult
+from notifications.outbox import SendOutcome, SweepResult, send_claimed_in_chunks
 
 from . import payloads, signing, transport
 from .models import Webhook, WebhookDelivery, WebhookKind
@@ -147,6 +146,12 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
     claimed_at = timezone.now()
     if not WebhookDelivery.objects.claim(delivery_id, claimed_at):
         return SendOutcome.SKIPPED
+    return _post_claimed(delivery_id, claimed_at)
+
+
+def _post_claimed(delivery_id: int, claimed_at: datetime) -> SendOutcome:
+    """Post a delivery this caller claimed at ``claimed_at`` and record the outcome (see
+    ``send_pending_delivery``)."""
     delivery = WebhookDelivery.objects.select_related("webhook").get(id=delivery_id)
     webhook = delivery.webhook
     if not webhook.enabled:
@@ -280,10 +285,6 @@ def send_due_deliveries(limit: int | None = None) -> SweepResult:
     """Requeue stuck deliveries, then post the due ones, oldest first (``limit`` at most)."""
     now = timezone.now()
     requeued = requeue_stuck_deliveries(now)
-    due = (
-        WebhookDelivery.objects.due(now)
-        .order_by("next_attempt_at", "id")
-        .values_list("id", flat=True)
-    )
-    outcomes = Counter(send_pending_delivery(delivery_id) for delivery_id in list(due[:limit]))
+    due = WebhookDelivery.objects.due(now).order_by("next_attempt_at", "id")
+    outcomes = send_claimed_in_chunks(due, limit, _post_claimed)
     return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})

@@ -4,10 +4,12 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
 from django.utils import timezone
 
 from games import actions
 from notifications.outbox import SendOutcome
+from tests.concurrency import at_once
 from tests.factories import client_for
 from webhooks import delivery, signing
 from webhooks.models import Webhook, WebhookDelivery
@@ -232,3 +234,28 @@ def _moderator():
     from tests.factories import make_user
 
     return make_user("mod-hooks@example.com", is_staff=True)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    "postgresql" not in django_settings.DATABASES["default"]["ENGINE"],
+    reason="needs PostgreSQL: SQLite serialises the claims whole, so sweeps cannot overlap",
+)
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_sweeps_claim_different_deliveries(game, anna, bert, receiver, settings):
+    """Overlapping sweeps (a second beat, a sweep longer than its minute) take posts no
+    other holds (SKIP LOCKED), as the email outbox's do: each posted once, no claim lost."""
+    settings.OUTBOX_EAGER_SEND_ON_COMMIT = False  # the moves' commits leave them to the sweep
+    add_webhook(game, anna, "json", receiver.url("/anna"))
+    add_webhook(game, bert, "json", receiver.url("/bert"))
+    for _ in range(12):
+        game = play_some(game)
+    pending = WebhookDelivery.objects.filter(status=Status.PENDING).count()
+    assert pending == 24
+
+    results = at_once([delivery.send_due_deliveries] * 4)
+
+    assert sum(result.sent for result in results) == pending
+    assert sum(result.skipped for result in results) == 0
+    posted = [(post.path, post.json["version"]) for post in receiver.posts]
+    assert len(posted) == len(set(posted)) == pending
