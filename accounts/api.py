@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import ApiError
-from games.api.serializers import StrictIntegerField
+from games.api.serializers import StrictCharField, StrictIntegerField
 from games.errors import GameError
 
 from . import preferences
@@ -47,15 +47,6 @@ class StrictFieldsMixin:
 
 # Marked for translation here (gettext_noop), translated per request where it is sent.
 ACCEPTED = gettext_noop("If the address can receive mail, a login link is on its way.")
-
-
-class StrictCharField(serializers.CharField):
-    """A string that must arrive as a JSON string: DRF's CharField turns 0 into "0"."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class StrictEmailField(StrictCharField, serializers.EmailField):

@@ -49,8 +49,10 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-class StrictCharField(serializers.CharField):
-    """A string that must arrive as a JSON string: DRF's CharField turns 12 into "12"."""
+class ArrivesAsJsonString:
+    """Mixin for a DRF field whose value must arrive as a JSON string (else the field's own
+    ``invalid`` error): DRF's string fields turn 12 into "12", its UUIDField takes an
+    integer (and so a boolean) as the UUID's 128-bit number."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -58,14 +60,12 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class StrictUUIDField(serializers.UUIDField):
-    """A UUID that must arrive as a JSON string: DRF's UUIDField also takes an integer (and
-    so a boolean) as the UUID's 128-bit number."""
+class StrictCharField(ArrivesAsJsonString, serializers.CharField):
+    """A string that must arrive as a JSON string."""
 
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
+
+class StrictUUIDField(ArrivesAsJsonString, serializers.UUIDField):
+    """A UUID that must arrive as a JSON string."""
 
 
 class PlayerEntryField(serializers.CharField):
@@ -81,16 +81,11 @@ class PlayerEntryField(serializers.CharField):
         return serializers.EmailField(max_length=EMAIL_MAX_LENGTH).run_validation(value)
 
 
-class ClientSeedField(serializers.RegexField):
+class ClientSeedField(ArrivesAsJsonString, serializers.RegexField):
     """A client seed (games.fairness): a JSON string of 1-64 characters A-Z a-z 0-9 - _."""
 
     def __init__(self, **kwargs):
         super().__init__(r"^[A-Za-z0-9_-]{1,64}$", max_length=64, required=False, **kwargs)
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):  # no numbers turned into strings
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class GameCreateSerializer(StrictSerializer):
