@@ -5,7 +5,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
 from accounts.throttling import UserRateThrottle
 from games.api.errors import ApiError, refused
@@ -31,11 +30,7 @@ class ReportThrottle(UserRateThrottle):
     land in a moderator's queue, so one person cannot flood it. A scope of its own, so
     other requests do not use it up."""
 
-    scope = THROTTLE_SCOPE
-
-    def get_rate(self):
-        # Read per request (DRF reads it at import), so overridden settings apply.
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+    scope = THROTTLE_SCOPE  # its rate is read per request (CountingRateThrottle.get_rate)
 
 
 @extend_schema_field({"type": "string", "pattern": r"\S"})

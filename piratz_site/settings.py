@@ -387,7 +387,7 @@ CACHES = {
         "LOCATION": env.url("CACHE_URL", "redis://", schemes=("redis", "rediss")),
         # A request that counts itself must not hang on an unreachable Redis (redis-py
         # waits 5 s by default): after a second the throttles let it through uncounted
-        # and leave Redis alone for a while (accounts.throttling.CounterUnavailable).
+        # and leave Redis alone for a while (piratz_site.cache_outage).
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
     if env.str("CACHE_URL", "")
