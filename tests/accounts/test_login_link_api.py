@@ -6,12 +6,12 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.core import signing
-from django.test import override_settings
 from django.urls import include, path
 from django.utils import timezone
 
 from accounts.models import LoginLink, User
 from tests.db_scan import every_stored_value
+from tests.throttles import api_rates
 
 from .conftest import link_path
 
@@ -21,10 +21,7 @@ ACCEPTED = {"detail": "If the address can receive mail, a login link is on its w
 
 
 def login_link_rate(rate: str):
-    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login_link": rate}
-    return override_settings(
-        REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    )
+    return api_rates(login_link=rate)
 
 
 def test_known_and_unknown_addresses_get_identical_answers_and_both_get_a_link(

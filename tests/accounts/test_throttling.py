@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings as django_settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.core.management import call_command
@@ -30,6 +29,7 @@ from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
 from tests.caches import redis_cache
 from tests.concurrency import at_once
 from tests.factories import client_for, start_game
+from tests.throttles import api_rates
 
 from .test_login_link_api import URL, login_link_rate
 
@@ -54,13 +54,6 @@ def _request(remote: str, forwarded: str | None = None, *, user=None, **meta):
 def _user(pk: int):
     """What the user throttle asks of ``request.user``, without a database row."""
     return SimpleNamespace(pk=pk, is_authenticated=True)
-
-
-def api_rates(**rates: str):
-    """``DEFAULT_THROTTLE_RATES`` with ``rates`` in place (read per request)."""
-    rest_framework = django_settings.REST_FRAMEWORK
-    merged = {**rest_framework["DEFAULT_THROTTLE_RATES"], **rates}
-    return override_settings(REST_FRAMEWORK={**rest_framework, "DEFAULT_THROTTLE_RATES": merged})
 
 
 @pytest.fixture(

@@ -18,9 +18,10 @@ from tests.caches import redis_cache
 from tests.factories import client_for, reveal_or_timeout, start_game
 from tests.processes import SilentSmtpServer
 from tests.servers import RedisServer
+from tests.throttles import api_rates
 
 from .test_login_link_api import URL
-from .test_throttling import _request, _user, api_rates
+from .test_throttling import _request, _user
 
 # As piratz_site.settings configures the Redis cache (tests/test_project.py checks it).
 PRODUCTION_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}

@@ -4,6 +4,7 @@ import pytest
 
 from moderation.models import Report
 from tests.factories import client_for, start_game
+from tests.throttles import api_rates
 
 pytestmark = pytest.mark.django_db
 
@@ -105,14 +106,8 @@ def test_anonymous_callers_are_not_authenticated(game):
     assert response.status_code == 401
 
 
-def test_reports_are_throttled_per_user(settings, game, anna, bert, carla):
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {
-            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
-            "reports": "3/hour",
-        },
-    }
+@api_rates(reports="3/hour")
+def test_reports_are_throttled_per_user(game, anna, bert, carla):
     other_game = start_game([bert, carla])
     body = {"game": str(game.id), "category": "spam", "text": "Spam."}
     answers = [post(bert, body).status_code for _ in range(4)]

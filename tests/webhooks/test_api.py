@@ -4,6 +4,7 @@ import pytest
 
 from games import actions
 from tests.factories import client_for, start_game
+from tests.throttles import api_rates
 from webhooks import signing
 from webhooks.api import WebhookCreateThrottle
 from webhooks.models import Webhook
@@ -117,15 +118,8 @@ def test_the_schema_documents_the_endpoints(client):
     assert "delete" in schema["paths"]["/api/games/{game_id}/webhooks/{webhook_id}/"]
 
 
-def _throttle_rates(settings, **rates):
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates},
-    }
-
-
-def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver, settings):
-    _throttle_rates(settings, webhooks="2/hour")  # API_THROTTLE_WEBHOOKS
+@api_rates(webhooks="2/hour")  # API_THROTTLE_WEBHOOKS
+def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver):
     refused = {"kind": "json", "url": "https://10.0.0.1/"}
     for _ in range(2):
         assert client_for(anna).post(webhooks_url(game), refused, format="json").status_code == 400
@@ -140,10 +134,10 @@ def test_the_webhook_budget_is_a_setting_of_its_own():
     assert WebhookCreateThrottle().rate == "30/hour"  # the default of API_THROTTLE_WEBHOOKS
 
 
-def test_webhook_requests_count_against_the_users_budget_too(game, anna, settings):
+@api_rates(user="2/min")
+def test_webhook_requests_count_against_the_users_budget_too(game, anna):
     """The endpoint names its throttles (the webhook budget), which replaces DRF's default
     list: the per-user budget every other endpoint has must be among them."""
-    _throttle_rates(settings, user="2/min")
     answers = [client_for(anna).get(webhooks_url(game)).status_code for _ in range(3)]
     assert answers == [200, 200, 429]
 
