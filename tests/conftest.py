@@ -15,6 +15,19 @@ from games.models import Game
 from tests.factories import make_user, sign_in_verified, start_game
 
 
+def pytest_collection_modifyitems(items):
+    """``@pytest.mark.postgres("why")``: the test needs PostgreSQL (row locks, real
+    concurrency); in the suite's SQLite run it is skipped, saying why."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        return
+    for item in items:
+        if (marker := item.get_closest_marker("postgres")) is not None:
+            why = f"needs PostgreSQL: {marker.args[0]}" if marker.args else "needs PostgreSQL"
+            item.add_marker(pytest.mark.skip(reason=why))
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in English: a request answered in German (LocaleMiddleware) leaves

@@ -1,7 +1,6 @@
 """Concurrent requests for one address cannot get past the per-address cap (PostgreSQL)."""
 
 import pytest
-from django.db import connection
 
 from accounts.login_links import request_login_link
 from accounts.models import LoginLink
@@ -9,7 +8,6 @@ from tests.concurrency import at_once
 
 pytestmark = [
     pytest.mark.postgres,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL"),
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -13,7 +13,6 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import connection
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
 from redis.connection import AbstractConnection
@@ -274,7 +273,6 @@ def test_simultaneous_requests_get_exactly_the_limit(any_cache, throttle, rates)
 
 
 @pytest.mark.postgres
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL")
 @pytest.mark.django_db(transaction=True)
 def test_the_database_counter_adds_every_increment_under_contention_on_postgresql():
     with override_settings(CACHES=DATABASE_CACHE):

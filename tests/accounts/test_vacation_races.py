@@ -3,7 +3,6 @@
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts import preferences
@@ -13,7 +12,6 @@ from tests.concurrency import at_once
 
 pytestmark = [
     pytest.mark.postgres,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL"),
     pytest.mark.django_db(transaction=True),
 ]
 

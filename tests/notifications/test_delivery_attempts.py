@@ -4,7 +4,6 @@ import smtplib
 from datetime import timedelta
 
 import pytest
-from django.conf import settings as django_settings
 
 from notifications import outbox
 from notifications.models import SENDING_TIMEOUT, DeliveryAttempt, OutboundEmail
@@ -99,11 +98,7 @@ def test_an_outcome_not_saved_leaves_no_attempt(make_email, now, monkeypatch):
     assert history(email) == []
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(
-    "postgresql" not in django_settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: SQLite serialises writers, so there is no race to lose",
-)
+@pytest.mark.postgres("SQLite serialises writers, so there is no race to lose")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_sweeps_record_each_stuck_email_once(make_email, now):
     emails = [

@@ -5,7 +5,6 @@ import smtplib
 from datetime import timedelta
 
 import pytest
-from django.conf import settings as django_settings
 
 from notifications.models import OutboundEmail
 from notifications.outbox import SendOutcome, is_permanent_error, send_pending_email
@@ -182,11 +181,7 @@ def test_only_a_refused_address_or_message_is_permanent(error, permanent):
     assert is_permanent_error(error) is permanent
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(
-    "postgresql" not in django_settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: SQLite serialises writers, so there is no race to lose",
-)
+@pytest.mark.postgres("SQLite serialises writers, so there is no race to lose")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_workers_never_send_one_email_twice(make_email, mailoutbox):
     emails = [make_email(to=f"player{n}@example.com") for n in range(30)]

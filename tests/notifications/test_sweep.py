@@ -104,11 +104,7 @@ def test_two_overlapping_sweeps_send_each_email_once(make_email, monkeypatch, ma
     assert {first.id, second.id} == set(OutboundEmail.objects.values_list("id", flat=True))
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(
-    "postgresql" not in django_settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: SQLite serialises the claims whole, so sweeps cannot overlap",
-)
+@pytest.mark.postgres("SQLite serialises the claims whole, so sweeps cannot overlap")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_sweeps_claim_different_emails(make_email, mailoutbox, monkeypatch):
     """Drains and sweeps over a backlog: each takes emails no other holds (SKIP LOCKED).

@@ -4,7 +4,6 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.conf import settings as django_settings
 from django.utils import timezone
 
 from games import actions
@@ -236,11 +235,7 @@ def _moderator():
     return make_user("mod-hooks@example.com", is_staff=True)
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(
-    "postgresql" not in django_settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: SQLite serialises the claims whole, so sweeps cannot overlap",
-)
+@pytest.mark.postgres("SQLite serialises the claims whole, so sweeps cannot overlap")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_sweeps_claim_different_deliveries(game, anna, bert, receiver, settings):
     """Overlapping sweeps (a second beat, a sweep longer than its minute) take posts no
