@@ -5,9 +5,10 @@ After an SMTP outage, or under load with several worker processes, more than one
 ``--backlog`` due emails, then runs ``--drains`` drains side by side until none is due and
 prints, for each number of drains: the emails sent, the claims lost (a claim UPDATE that
 found its email already taken by another drain: work for PostgreSQL and nothing sent)
-and the time. The drains are threads of this process, each on its own connection, each
-sending batch after batch (``DRAIN_BATCH_SIZE``, as a drain that finds more wakes the
-next) to an SMTP sink on 127.0.0.1 (aiosmtpd), as worker processes would.
+and the time. The drains are threads of this process released together
+(``tests.concurrency.at_once``), each on its own connection, each sending batch after
+batch (``DRAIN_BATCH_SIZE``, as a drain that finds more wakes the next) to an SMTP sink
+on 127.0.0.1 (aiosmtpd), as worker processes would.
 
     .venv/bin/python bench/drains.py [--backlog 1000] [--drains 1 2 4]
 
@@ -17,7 +18,6 @@ again at the end. See BENCHMARKS.md ("Scale-out"). Not a test: nothing here asse
 
 import argparse
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -52,29 +52,18 @@ def queue_backlog(count: int) -> None:
 def run_drains(drains: int) -> tuple[list, float]:
     """Run ``drains`` drains side by side until none finds a due email; their results
     (one ``SweepResult`` per batch) and the seconds it took."""
-    from django.db import connections
-
     from notifications.outbox import DRAIN_BATCH_SIZE, send_due_emails
+    from tests.concurrency import at_once
 
-    results, lock = [], threading.Lock()
-    start = threading.Barrier(drains)
+    def drain() -> list:
+        batches = []
+        while (result := send_due_emails(limit=DRAIN_BATCH_SIZE)).tried:
+            batches.append(result)
+        return batches
 
-    def drain() -> None:
-        try:
-            start.wait()
-            while (result := send_due_emails(limit=DRAIN_BATCH_SIZE)).tried:
-                with lock:
-                    results.append(result)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=drain) for _ in range(drains)]
     began = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results, time.monotonic() - began
+    per_drain = at_once([drain] * drains, timeout=3600)
+    return [result for batches in per_drain for result in batches], time.monotonic() - began
 
 
 def main(argv=None) -> int:
