@@ -12,6 +12,7 @@ result is what evaluating the queryset gives.
 
 import copy
 import uuid
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -57,7 +58,6 @@ class PreparedQuery:
                 raise TypeError(f"{name}: no stand-in value for a {type(field).__name__}")
         self._build = build
         self._parameters = parameters
-        self._attribute = f"_prepared_query_{id(self)}"
 
     def fetch(self, **values) -> list:
         if values.keys() != self._parameters.keys():
@@ -85,12 +85,17 @@ class PreparedQuery:
         return list(queryset)
 
     def _compiled(self) -> _Compiled:
-        # Kept on the connection (Django's are per thread): a compiler belongs to one.
+        # Kept on the connection (Django's are per thread): a compiler belongs to one, and
+        # goes with it. Keyed by the query itself, weakly: not by ``id(self)``, which a
+        # query made after this one is collected may get again, and run this one's SQL.
         connection = connections[DEFAULT_DB_ALIAS]
-        compiled = getattr(connection, self._attribute, None)
+        try:
+            by_query = connection._prepared_queries
+        except AttributeError:
+            by_query = connection._prepared_queries = weakref.WeakKeyDictionary()
+        compiled = by_query.get(self)
         if compiled is None:
-            compiled = self._compile(connection)
-            setattr(connection, self._attribute, compiled)
+            compiled = by_query[self] = self._compile(connection)
         return compiled
 
     def _compile(self, connection) -> _Compiled:

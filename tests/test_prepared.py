@@ -86,6 +86,23 @@ def test_the_sql_is_compiled_once_per_connection(two_games, monkeypatch):
     assert query.fetch(game_id="6f1b0c8e-0000-4000-8000-000000000000") == []
 
 
+def test_a_query_made_after_another_is_gone_runs_its_own_sql(two_games, anna):
+    """A query made where a collected one lived (CPython reuses the address, so ``id()``
+    repeats) must not find the other's compiled SQL: it was kept under ``id(self)``."""
+    game = two_games[0]
+    for _ in range(10):
+        by_game = PreparedQuery(
+            lambda game_id: Game.objects.filter(id=game_id), game_id=Game._meta.get_field("id")
+        )
+        assert [g.id for g in by_game.fetch(game_id=game.id)] == [game.id]
+        del by_game
+        by_host = PreparedQuery(
+            lambda user_id: Game.objects.filter(host_id=user_id),
+            user_id=Game._meta.get_field("host"),
+        )
+        assert {g.host_id for g in by_host.fetch(user_id=anna.id)} == {anna.id}
+
+
 def test_a_value_that_does_not_reach_the_sql_is_refused(anna):
     query = PreparedQuery(
         lambda user_id: Game.objects.filter(host_id=1), user_id=Seat._meta.get_field("user")
