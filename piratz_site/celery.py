@@ -4,8 +4,11 @@ import os
 
 from celery import Celery
 
+from piratz_site.file_broker import serve_filesystem_urls
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piratz_site.settings")
 
+serve_filesystem_urls()  # make run's broker: kombu's, with each message written whole
 app = Celery("piratz_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
