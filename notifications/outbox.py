@@ -15,13 +15,13 @@ from celery import current_app
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
+from .mime import OutgoingEmail
 from .models import ClaimableQuerySet, DeliveryAttempt, OutboundEmail
 from .rendering import (  # render_email: also the outbox's to callers (tests, previews)
     Composed,
@@ -296,12 +296,13 @@ def _send_claimed(email_id: int, claimed_at: datetime) -> SendOutcome:
     return SendOutcome.FAILED if email.status == Status.FAILED else SendOutcome.RETRYING
 
 
-def build_message(email: OutboundEmail) -> EmailMultiAlternatives:
+def build_message(email: OutboundEmail) -> OutgoingEmail:
     """The email as Django's mail API sends it: plain text with an HTML alternative.
 
-    The row's own ``headers`` (e.g. ``List-Unsubscribe``) are added to ours.
+    The row's own ``headers`` (e.g. ``List-Unsubscribe``, kept on one line: ``mime``) are
+    added to ours.
     """
-    message = EmailMultiAlternatives(
+    message = OutgoingEmail(
         subject=email.subject,
         body=email.body_text,
         to=[email.to],

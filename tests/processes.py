@@ -25,6 +25,7 @@ from tests.servers import free_port, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 CELERY = str(ROOT / ".venv" / "bin" / "celery")
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 
 class SmtpSink:
@@ -55,6 +56,13 @@ class SmtpSink:
     def count(self) -> int:
         with self._lock:
             return len(self.messages)
+
+
+def use_smtp(settings, port: int, timeout: int = 5) -> None:
+    """Send this process's email through SMTP on 127.0.0.1:``port``, as production does
+    (``settings``: pytest-django's fixture)."""
+    options = {"host": "127.0.0.1", "port": port, "timeout": timeout}
+    settings.MAILERS = {"default": {"BACKEND": SMTP_BACKEND, "OPTIONS": options}}
 
 
 class SilentSmtpServer:
@@ -128,7 +136,7 @@ def service_env(*, broker_url: str, smtp_port: int, **extra: str) -> dict[str, s
         ),
         DATABASE_CONN_MAX_AGE="0",
         CELERY_BROKER_URL=broker_url,
-        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_BACKEND=SMTP_BACKEND,
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp_port),
         EMAIL_TIMEOUT="5",

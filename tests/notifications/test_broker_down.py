@@ -31,19 +31,13 @@ from tests.processes import (
     celery_app_on,
     forget_broker_connections,
     free_port,
+    use_smtp,
     wait_until,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit must really run
 
 Status = OutboundEmail.Status
-SMTP = "django.core.mail.backends.smtp.EmailBackend"
-
-
-def use_smtp(settings, port: int, timeout: int = 5) -> None:
-    """Send through SMTP on 127.0.0.1:``port``, as production does."""
-    options = {"host": "127.0.0.1", "port": port, "timeout": timeout}
-    settings.MAILERS = {"default": {"BACKEND": SMTP, "OPTIONS": options}}
 
 
 def a_turn_ending_move(game: Game) -> dict:
