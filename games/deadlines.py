@@ -88,10 +88,26 @@ def deadline_after(
     gives them). The clock stands still during a vacation and resumes with the time that
     was left when it began; a turn that starts inside a vacation starts its clock at the
     vacation's end. ``quiet_until(moment)``: the player's quiet hours (``moment`` itself
-    outside them, else their end); a deadline never falls inside them, nor inside a
-    vacation, so it is pushed past both until it is clear of each.
+    outside them, else their end); a turn that starts inside them starts its clock at
+    their end, when its email goes out (``notify``: the turn email waits for it), and a
+    deadline never falls inside them, nor inside a vacation, so it is pushed past both
+    until it is clear of each.
     """
-    return settle(clock_deadline(turn_start, length, vacations), vacations, quiet_until)
+    start = clock_start(turn_start, quiet_until)
+    return settle(clock_deadline(start, length, vacations), vacations, quiet_until)
+
+
+def clock_start(
+    turn_start: datetime, quiet_until: Callable[[datetime], datetime] | None = None
+) -> datetime:
+    """When the clock of a turn that began at ``turn_start`` starts: then, or at the end
+    of the player's quiet hours if it began inside them.
+
+    The player learns of the turn only then (the turn email waits for the end of quiet
+    hours), so a clock started earlier would spend their time while they cannot know: a
+    turn shorter than the night could end the moment its email arrives.
+    """
+    return turn_start if quiet_until is None else quiet_until(turn_start)
 
 
 def reminder_due(
@@ -170,7 +186,8 @@ def extend_turn(game: Game, hours: int, now: datetime) -> None:
     """
     start = _turn_start(game)
     extra = timedelta(hours=hours)
-    _, length, vacations = _clock(game, game.current_seat, start, extra + (now - start))
+    user, length, vacations = _clock(game, game.current_seat, start, extra + (now - start))
+    start = clock_start(start, settings_for(user).quiet_until)  # as turn_deadline counts
     target = max(game.deadline or now, now) + extra
     # The clock time from where this turn's clock now runs out to the target: adding it
     # makes the clock run out at the target (or at the end of a vacation holding it).

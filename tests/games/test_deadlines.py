@@ -12,6 +12,7 @@ from accounts.preferences import do_update_settings, quiet_until
 from games import actions, deadlines
 from games.deadlines import clock_time_between, deadline_after, reminder_due
 from games.models import Game
+from notifications.models import OutboundEmail
 from tests.factories import start_game
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -93,26 +94,43 @@ def test_quiet_hours_ending_on_the_autumn_dst_night_end_at_local_seven_in_winter
 
 
 def test_quiet_hours_ending_on_the_spring_dst_night_end_at_local_seven_in_summer_time():
-    # 2027-03-28: 02:00 CET jumps to 03:00 CEST. 00:30 UTC is 01:30 CET, inside quiet
-    # hours; they end at 07:00 CEST = 05:00 UTC.
-    start = at(2027, 3, 25, 0, 30)
+    # 2027-03-28: 02:00 CET jumps to 03:00 CEST. The raw deadline 00:30 UTC is 01:30 CET,
+    # inside quiet hours; they end at 07:00 CEST = 05:00 UTC.
+    start = at(2027, 3, 25, 8, 30)  # 09:30 CET: the clock starts at once
     quiet = berlin_quiet(time(23), time(7))
-    deadline = deadline_after(start, 72 * H, quiet_until=quiet)
+    deadline = deadline_after(start, 64 * H, quiet_until=quiet)
     assert deadline == at(2027, 3, 28, 5, 0)
     assert deadline.astimezone(BERLIN).hour == 7
 
 
 def test_quiet_hours_ending_inside_a_vacation_wait_for_the_vacations_end():
-    start = at(2026, 12, 7, 1, 0)  # raw deadline Thursday 02:00 Berlin (01:00 UTC)
+    start = at(2026, 12, 7, 13, 0)  # + 60 h: raw deadline Thursday 02:00 Berlin (01:00 UTC)
     away = (at(2026, 12, 10, 5, 0), at(2026, 12, 10, 12, 0))  # starts before quiet ends
     quiet = berlin_quiet(time(22), time(7))
-    assert deadline_after(start, 72 * H, [away], quiet) == at(2026, 12, 10, 12, 0)
+    assert deadline_after(start, 60 * H, [away], quiet) == at(2026, 12, 10, 12, 0)
 
 
 def test_a_vacation_ending_in_quiet_hours_moves_the_deadline_to_their_end():
     away = (START + 72 * H, at(2026, 12, 10, 23, 0))  # ends at midnight Berlin
     quiet = berlin_quiet(time(22), time(7))
     assert deadline_after(START, 72 * H, [away], quiet) == at(2026, 12, 11, 6, 0)
+
+
+def test_a_turn_that_begins_in_quiet_hours_starts_its_clock_at_their_end():
+    # New York, quiet from 18:00 to 08:00 (13:00 UTC), a 12-hour turn begun at 18:50. Its
+    # clock starts at 08:00, when the turn email goes out; 20:00 is quiet again, so the
+    # deadline is the next morning's 08:00. Counted from 18:50 it ran out at 06:50, and
+    # quiet hours had put it at 08:00 the first morning: the moment the email arrived.
+    quiet = partial(quiet_until, ZoneInfo("America/New_York"), time(18), time(8))
+    start = at(2026, 11, 24, 23, 50)
+    assert deadlines.clock_start(start, quiet) == at(2026, 11, 25, 13, 0)
+    assert deadline_after(start, 12 * H, quiet_until=quiet) == at(2026, 11, 26, 13, 0)
+
+
+def test_a_turn_that_begins_outside_quiet_hours_starts_its_clock_at_once():
+    quiet = berlin_quiet(time(22), time(7))
+    assert deadlines.clock_start(START, quiet) == START
+    assert deadlines.clock_start(START) == START
 
 
 def test_clock_time_between_leaves_out_vacations():
@@ -186,6 +204,38 @@ def test_quiet_hours_move_the_games_deadline(anna, bert):
     with time_machine.travel(START, tick=False):  # 11:00 Berlin: + 72 h is quiet
         game = start_game([anna, bert])
     assert game.deadline == at(2026, 12, 10, 13, 0)  # 14:00 Berlin
+
+
+@pytest.mark.django_db
+def test_a_turn_begun_in_quiet_hours_gets_its_whole_length_after_its_email(anna, bert):
+    # Bert (New York) is quiet from 18:00 to 08:00; Anna ends her turn at 18:50 his time.
+    NotificationSettings.objects.create(
+        user=bert, time_zone="America/New_York", quiet_start=time(18), quiet_end=time(8)
+    )
+    with time_machine.travel(at(2026, 11, 24, 23, 0), tick=False):
+        game = start_game([anna, bert], turn_hours=12)
+    with time_machine.travel(at(2026, 11, 24, 23, 50), tick=False):
+        game = actions.do_play_move(
+            game.id, anna, game.version, {"action": "pass", "treasure": "rings", "bury": None}
+        )
+    email = OutboundEmail.objects.get(to=bert.email, template="your_turn")
+    assert email.send_after == at(2026, 11, 25, 13, 0)  # 08:00 in New York
+    assert game.deadline - email.send_after >= 12 * H
+    assert game.deadline == at(2026, 11, 26, 13, 0)
+
+
+@pytest.mark.django_db
+def test_an_extension_of_a_turn_begun_in_quiet_hours_ends_where_the_moderator_said(
+    anna, bert, moderator
+):
+    NotificationSettings.objects.create(
+        user=anna, time_zone="Europe/Berlin", quiet_start=time(10), quiet_end=time(14)
+    )
+    with time_machine.travel(START, tick=False):  # 11:00 Berlin: the clock starts at 14:00
+        game = start_game([anna, bert], turn_hours=24)
+        assert game.deadline == at(2026, 12, 8, 13, 0)
+        actions.do_extend_deadline(game.id, moderator, 5, reason="test")
+    assert Game.objects.get(id=game.id).deadline == at(2026, 12, 8, 18, 0)
 
 
 @pytest.mark.django_db
