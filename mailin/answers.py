@@ -91,7 +91,15 @@ def placement_hints(view: dict) -> list[str]:
 
 
 def piratz_hints(view: dict) -> list[str]:
-    """Piratz: reveal, end, the passes and rat alerts ``view`` allows."""
+    """Piratz: reveal, end, the passes and rat alerts ``view`` allows.
+
+    Every form a line shows is legal as written, and every legal action is on a line. A
+    pass or a kept rat buries one of the cards left face up, and must, or buries none when
+    none is left (rules P13; ``games.rules.piratz.engine._check_bury``): so a treasure is
+    written either ``pass <treasure>`` or ``pass <treasure> bury <card>``, depending on
+    what its own pass leaves. Treasures that leave the same cards share a line; cards are
+    numbered and ordered as the table's face-up row shows them.
+    """
     legal = view["legal_actions"]
     kinds = {action["action"] for action in legal}
     hints = []
@@ -99,32 +107,56 @@ def piratz_hints(view: dict) -> list[str]:
         hints.append(_("“reveal”: turn up the top card of the draw pile"))
     if "end_turn" in kinds:
         hints.append(_("“end”: end your turn"))
-    passes = [a for a in legal if a["action"] == "pass"]
-    if passes:
-        names = ", ".join(treasure_name(t) for t in dict.fromkeys(a["treasure"] for a in passes))
-        buries = sorted({a["bury"] for a in passes if a["bury"] is not None})
-        if buries:
+    # Treasure -> its bury choices, then the treasures sharing a tuple of choices.
+    buries_of: dict[str, list] = {}
+    for action in legal:
+        if action["action"] == "pass":
+            buries_of.setdefault(action["treasure"], []).append(action["bury"])
+    groups: dict[tuple, list[str]] = {}
+    for treasure, buries in buries_of.items():
+        groups.setdefault(tuple(buries), []).append(treasure)
+    for buries, treasures in groups.items():
+        names = ", ".join(treasure_name(treasure) for treasure in treasures)
+        cards = _card_list(buries)
+        if None in buries:
             hints.append(
                 _(
-                    "“pass <treasure> bury <card>”: take that treasure's cards and bury one "
-                    "face-up card (treasures: %(names)s; cards: %(cards)s)"
+                    "“pass <treasure>”: take that treasure's cards; no face-up card is "
+                    "left, so you bury none (treasures: %(names)s)"
                 )
-                % {"names": names, "cards": ", ".join(str(card) for card in buries)}
-            )
-        else:
-            hints.append(
-                _("“pass <treasure>”: take that treasure's cards (treasures: %(names)s)")
                 % {"names": names}
             )
-    alarms = [a for a in legal if a["action"] == "resolve_alarm"]
-    if alarms:
-        for keep in sorted({a["keep"] for a in alarms}):
-            buries = sorted({a["bury"] for a in alarms if a["keep"] == keep and a["bury"]})
+        if cards:
+            hints.append(
+                _(
+                    "“pass <treasure> bury <card>”: take that treasure's cards; you must "
+                    "then bury one of the cards left face up (treasures: %(names)s; "
+                    "cards: %(cards)s)"
+                )
+                % {"names": names, "cards": cards}
+            )
+    alarms: dict[int, list] = {}
+    for action in legal:
+        if action["action"] == "resolve_alarm":
+            alarms.setdefault(action["keep"], []).append(action["bury"])
+    for keep, buries in sorted(alarms.items()):
+        cards = _card_list(buries)
+        if None in buries:
+            hints.append(
+                _("“keep %(keep)d”: keep rat %(keep)d; no face-up card is left, so you bury none")
+                % {"keep": keep}
+            )
+        if cards:
             hints.append(
                 _("“keep %(keep)d bury <card>”: keep rat %(keep)d (cards to bury: %(cards)s)")
-                % {"keep": keep, "cards": ", ".join(str(card) for card in buries) or "-"}
+                % {"keep": keep, "cards": cards}
             )
     return hints
+
+
+def _card_list(buries) -> str:
+    """The card numbers among ``buries`` (``None``: no card), in their order: ``"12, 17"``."""
+    return ", ".join(str(card) for card in buries if card is not None)
 
 
 # The game's name (``view["game"]``) -> what its players may write now.
