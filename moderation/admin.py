@@ -56,7 +56,11 @@ def confirmed_action(modeladmin, request, queryset, *, name, title, form_class, 
                 run(request.user, row, form.cleaned_data)
                 done += 1
             except GameError as error:
-                modeladmin.message_user(request, f"{row}: {error.detail}", messages.WARNING)
+                # Not led by the row: the admin capitalises a message's first letter,
+                # which turned "anna@example.com" into "Anna@example.com".
+                modeladmin.message_user(
+                    request, f"Not done for {row}: {error.detail}", messages.WARNING
+                )
         if done:
             modeladmin.message_user(
                 request,

@@ -227,6 +227,15 @@ def test_unsuspend_a_player_in_the_admin(moderator_client, moderator, anna):
     assert AuditEntry.objects.filter(action=AuditAction.UNSUSPEND_USER, target_user=anna).exists()
 
 
+def test_unsuspending_a_player_who_is_not_suspended_names_them_as_spelled(moderator_client, anna):
+    _, done = run_action(
+        moderator_client, "/admin/accounts/user/", "unsuspend_users", [anna], reason="Cleared."
+    )
+    # Not "Anna@example.com": the admin capitalises the first letter of a message.
+    assert f"Not done for {anna.email}: This player is not suspended." in done.content.decode()
+    assert not AuditEntry.objects.exists()
+
+
 def test_a_player_cannot_suspend_anybody_through_the_admin(player_client, bert):
     page, _ = run_action(
         player_client, "/admin/accounts/user/", "suspend_users", [bert], reason="x"
