@@ -232,3 +232,17 @@ def test_a_seat_is_a_person_or_a_bot(anna, client_of, fields, message):
     response = client_of(anna).post("/games/", data)
     assert response.status_code == 400 and message in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_suspended_player_is_told_why_their_turn_cannot_be_played(anna, bert, moderator):
+    from moderation import actions as moderation
+
+    game = start_game([anna, bert], seed=3)  # Anna to move
+    client = Client()
+    client.force_login(anna)
+    moderation.do_suspend_user(moderator, anna, "Spam.")
+    notice = "A moderator has suspended your account, so you cannot play for now."
+    assert notice in client.get("/games/").content.decode()
+    assert notice in client.get(f"/games/{game.id}/").content.decode()
+    client.force_login(bert)
+    assert notice not in client.get(f"/games/{game.id}/").content.decode()
