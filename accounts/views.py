@@ -28,6 +28,22 @@ from .unsubscribe import UnsubscribeLinkInvalid, read_unsubscribe_token, setting
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
+
+def sign_in(request: HttpRequest, user) -> None:
+    """Sign ``user`` in on this browser, unless they are the one signed in already.
+
+    ``login()`` rotates the CSRF token every time, even for the player already signed in:
+    then every form of their other open tabs (the table they were playing in, the
+    language switch, settings) failed with 403 after they opened a link of an email.
+    Their session and its token stay as they are instead. Another person (or nobody)
+    signed in: ``login()`` as always (a new session, a new token, ``last_login``).
+    """
+    current = getattr(request, "user", None)
+    if current is not None and current.is_authenticated and current.pk == user.pk:
+        return
+    login(request, user, backend=MODEL_BACKEND)
+
+
 # A kind of email inside "Stop <kind> emails for …?", in the reader's language.
 UNSUBSCRIBE_WORDS = {
     preferences.EmailKind.YOUR_TURN: pgettext_lazy("Stop … emails", "your turn"),
@@ -76,7 +92,8 @@ def login_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def login_link(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a confirmation page that changes nothing (mail scanners fetch links).
-    POST (CSRF-protected, from that page): spend the link, log in, go to its ``next``."""
+    POST (CSRF-protected, from that page): spend the link, log in (see ``sign_in``), go to
+    its ``next``."""
     try:
         if request.method != "POST":
             claim = read_login_link(token)
@@ -86,7 +103,8 @@ def login_link(request: HttpRequest, token: str) -> HttpResponse:
         used = consume_login_link(token)
     except LoginLinkError as error:
         return _link_problem(request, error)
-    login(request, used.user, backend=MODEL_BACKEND)
+    # Spent above in any case (single use), even by the player signed in already.
+    sign_in(request, used.user)
     return HttpResponseRedirect(used.next_url or "/")
 
 

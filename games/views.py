@@ -2,7 +2,6 @@
 move forms and live-refresh version) and its signed link."""
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -14,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.preferences import settings_for
-from accounts.views import MODEL_BACKEND
+from accounts.views import sign_in
 from games import actions, bots, notify, queries, table
 from games.models import Game, GameStatus
 
@@ -74,8 +73,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
     """The signed link of a game email: GET shows one button and changes nothing (mail
-    scanners open links); its POST (CSRF-protected) signs in as the link's player and
-    goes to the game page. Refused for a tampered link, and once the game has ended."""
+    scanners open links); its POST (CSRF-protected) signs in as the link's player (unless
+    they are signed in already: see ``accounts.views.sign_in``) and goes to the game page.
+    Refused for a tampered link, and once the game has ended."""
     try:
         seat = notify.read_entry_token(game_id, token)
     except actions.GameError as error:
@@ -83,7 +83,7 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
         context = {"error": error, "game_url": reverse("games:game", args=[game_id])}
         return render(request, "games/enter.html", context, status=status)
     if request.method == "POST":
-        login(request, seat.user, backend=MODEL_BACKEND)
+        sign_in(request, seat.user)
         return redirect("games:game", game_id=seat.game_id)
     others = [s.public_name for s in seat.game.seats.select_related("user") if s != seat]
     return render(request, "games/enter.html", {"game": seat.game, "others": others})

@@ -23,6 +23,9 @@ SITE_URL = env.url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https"
 # The host that emailed links point to is served too (`make run ADDR=192.168.1.5:8000`).
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", url_host(SITE_URL)])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [SITE_URL])
+# A refused form (stale after signing in again, or no cookies) gets the site's own page,
+# which says nothing was done and leads back; never Django's reason (piratz_site/errors.py).
+CSRF_FAILURE_VIEW = "piratz_site.errors.csrf_failure"
 
 INSTALLED_APPS = [
     # Django's admin with a second factor and the moderators' dashboard (piratz_site/admin_site.py).
