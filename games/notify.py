@@ -213,6 +213,9 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
     """Remind the player at ``seat`` that their turn ends at ``deadline``.
 
     Waits for the end of the player's quiet hours (the deadline never falls inside them).
+    Like the turn email, it has a Reply-To for the game's current version (mailin) and
+    says how to reply with a move: a reply to it plays as a reply to the turn email does,
+    and is refused as stale once the game has moved on.
     """
     seat_row = _seat(game, seat)
     if seat_row.bot:
@@ -220,11 +223,17 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.REMINDER):
         return None
+    # A late player answers the newest email they have: this one. The reminder sweep
+    # queues it in the transaction that claimed the game at this very version.
+    reply_to = reply_address(game.id, seat, seat_row.user_id, game.version)
     with translation.override(language_of(seat_row.user)):
         context = _game_context(game, seat_row, prefs)
         context["deadline"] = format_moment(deadline, prefs.zone)
         context["hours_left"] = max(0, round((deadline - timezone.now()).total_seconds() / 3600))
-        return _queue_game_email(game, seat_row.user, prefs, EmailKind.REMINDER, context)
+        context["reply_by_email"] = reply_to is not None
+        return _queue_game_email(
+            game, seat_row.user, prefs, EmailKind.REMINDER, context, reply_to=reply_to
+        )
 
 
 def queue_auto_moved(
@@ -246,8 +255,9 @@ def queue_auto_moved(
     text), the moves' numbers (their log rows do not change), whether collections are
     hidden (blind mode while the game runs, P23: decided now, so a game that ends before
     the email is sent still shows what this one may), the status, seat to move and
-    deadline (the link and the "your turn" line), and which seats bots played (a stand-in
-    may take the player's seat right after these moves). Never the state (the draw order,
+    deadline (the link, the "your turn" line and whether the game may still be abandoned),
+    which seats bots played (a stand-in may take the player's seat right after these
+    moves) and whether stand-in bots are on. Never the state (the draw order,
     the key); never a sign-in link (minted when it is sent). The players' own names and
     settings are theirs when it is sent, as for the turn email.
     """
@@ -276,6 +286,8 @@ def queue_auto_moved(
             # Seat names say which seats a bot plays ("a careful bot stands in"): as now,
             # not after the stand-in this timeout may bring, nor any later one.
             "bots": [s.bot for s in _seats(game)],
+            # Whether a whole round of automatic moves ends the game or brings stand-ins.
+            "stand_in_bots": game.stand_in_bots,
             # The one the List-Unsubscribe header holds (its token is timestamped).
             "unsubscribe_link": unsubscribe_url(seat_row.user, EmailKind.AUTO_MOVED),
         },
@@ -300,16 +312,23 @@ def _compose_auto_moved(
     deadline,
     bots,
     unsubscribe_link,
+    stand_in_bots=None,
 ) -> dict:
     """The context of ``queue_auto_moved``'s email, as it was when the automatic moves
     ``move_numbers`` had been played for ``seat``: the table as the player saw it then
     (``table_view_json``), what the moves did from ``table_before_json``, collections
     ``hidden`` or not as they were then, the game's ``status``, ``current_seat``,
-    ``deadline`` and seats' ``bots`` then; the players' names and settings as they are
-    now."""
+    ``deadline``, seats' ``bots`` and ``stand_in_bots`` option then; the players' names
+    and settings as they are now.
+
+    ``stand_in_bots`` None (a row queued before the snapshot kept it): the game's option,
+    which is set when the game is created and never changes.
+    """
     game = _game_to_compose(game_id, "auto-moved")
     # The game as it was just after the moves, on this unsaved instance and its seats only.
     game.status, game.current_seat, game.deadline = status, current_seat, deadline
+    if stand_in_bots is not None:
+        game.stand_in_bots = stand_in_bots
     for row in _seats(game):
         row.bot = bots[row.seat]
     rules = game.rules
@@ -323,7 +342,18 @@ def _compose_auto_moved(
     context.update(
         words_for(game.game).describe_auto_moved(entries, table_before, names, rules, hidden=hidden)
     )
+    context["abandon_note"] = _abandon_note(game, context["notes"])
     return _with_footer(context, unsubscribe_link)
+
+
+def _abandon_note(game: Game, notes: dict) -> str:
+    """What a whole round of automatic moves would do to ``game`` (rules P25, R36), as the
+    "we moved for you" email ends: the game ends (``notes["abandon"]``), or with stand-in
+    bots on, bots take over the seats (``notes["abandon_stand_in"]``); nothing once the
+    game is over (these very moves may have ended it), as there is no end to come."""
+    if game.status != GameStatus.ACTIVE:
+        return ""
+    return notes["abandon_stand_in"] if game.stand_in_bots else notes["abandon"]
 
 
 def queue_game_started(game: Game) -> list[OutboundEmail]:

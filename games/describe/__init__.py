@@ -20,7 +20,8 @@
   for every game (``templates/emails/<kind>/``), for a game with these options
   (``Game.rules_options``): ``deadline`` (what happens when the deadline passes, after
   "Play before <deadline>;"), ``reply`` (how to reply with a move), ``auto_moved`` (after
-  "so the service"), ``abandon`` (when a game is abandoned), ``abandoned`` (why this one
+  "so the service"), ``abandon`` (when a game is abandoned), ``abandon_stand_in`` (the
+  same with stand-in bots on: bots take the seats instead), ``abandoned`` (why this one
   was), ``digest`` (a sentence on deadlines), ``stand_in_abandonment`` (a bot stands in
   instead of abandonment; ``%(others)s`` and ``%(level)s`` filled in by the caller) and
   ``setup`` (lines about the options, for the invitation and the start);

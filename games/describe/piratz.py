@@ -361,6 +361,11 @@ def email_notes(*, blind: bool = False) -> dict:
         "abandon": _(
             "If every move of a whole round is played automatically, the game ends (rules P25)."
         ),
+        # The same with stand-in bots on (games.bots): a bot instead of the end.
+        "abandon_stand_in": _(
+            "If every move of a whole round is played automatically, a bot takes over the seat "
+            "of every player who did not move (rules P25)."
+        ),
         "abandoned": _(
             "every move of a whole round was played automatically because no player moved in "
             "time, so the game counts as abandoned (rules P25)."

@@ -412,6 +412,10 @@ def email_notes() -> dict:
             "If both players miss a whole turn back to back, the game ends without a result "
             "(rule R36)."
         ),
+        # The same with stand-in bots on (games.bots): bots instead of the end.
+        "abandon_stand_in": _(
+            "If both players miss a whole turn back to back, bots take over their seats (rule R36)."
+        ),
         "abandoned": _(
             "both players missed a whole turn back to back, so the game counts as abandoned "
             "(rule R36)."

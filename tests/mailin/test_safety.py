@@ -7,6 +7,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from games import notify
 from games.models import Game, Move
 from mailin import handler
 from notifications.models import OutboundEmail
@@ -159,10 +160,13 @@ def test_the_pipe_asks_the_mail_server_to_retry_when_handling_fails(duel, anna, 
 
 def test_no_reply_to_without_a_reply_address(anna, bert, settings):
     settings.REPLY_ADDRESS = ""
-    start_game([anna, bert])
-    turn = OutboundEmail.objects.get(to=anna.email, template="your_turn")
-    assert "Reply-To" not in turn.headers
-    assert "reply to this email" not in turn.body_text
+    game = start_game([anna, bert])
+    notify.queue_reminder(game, 0, game.deadline)
+    for kind in ("your_turn", "reminder"):
+        mail = OutboundEmail.objects.get(to=anna.email, template=kind)
+        assert "Reply-To" not in mail.headers
+        assert "reply to this email" not in mail.body_text
+        assert "reply to this email" not in mail.body_html
 
 
 def test_the_token_is_redacted_once_sent_and_never_logged(

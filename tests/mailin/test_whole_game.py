@@ -4,12 +4,23 @@ import random
 
 import pytest
 
+from games import actions
 from games.models import Game, GameStatus, Move
 from games.rules import piratz
+from games.sweeps import send_due_reminders
+from mailin.tokens import read_reply_addresses
 from notifications.models import OutboundEmail
 from tests.factories import start_game
 
-from .conftest import build_reply, latest_reply_to, mailgun_post, players_to_move, reply_as
+from .conftest import (
+    build_reply,
+    latest_reply_to,
+    mailgun_post,
+    pipe,
+    players_to_move,
+    reply_as,
+    reply_to_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +97,37 @@ def test_the_webhook_is_not_there_without_a_signing_key(anna, bert, client, sett
     settings.ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": ""}
     assert mailgun_post(client, raw).status_code == 404
     assert Game.objects.get(id=game.id).version == 0
+
+
+def test_replying_to_the_reminder_plays_the_move(anna, bert, time_machine):
+    """A late player answers the newest email they have, the reminder: its Reply-To is for
+    the game's version when it was sent, so the reply plays as one to the turn email."""
+    game = start_game([anna, bert])
+    # Anna revealed on the game page: still her turn (decide), one version past her turn
+    # email's token.
+    game = actions.do_play_move(game.id, anna, game.version, {"action": "reveal"})
+    time_machine.move_to(game.next_reminder_at, tick=False)
+    assert send_due_reminders() == 1  # the reminder sweep, as the beat runs it
+
+    reminder = OutboundEmail.objects.get(to=anna.email, template="reminder")
+    how = "Or reply to this email with your move on the first line: reveal, end, pass coins"
+    assert how in reminder.body_text and how in reminder.body_html
+    token = read_reply_addresses([reply_to_of(reminder)])
+    assert (token.game_id, token.seat, token.user_id, token.version) == (game.id, 0, anna.id, 1)
+    assert latest_reply_to(anna) == reply_to_of(reminder)  # the newest email she has
+
+    text = "end\n\nOn Thursday, Piratz wrote:\n> Reminder: your turn in Piratz"
+    subject = f"Re: {reminder.subject}"
+    pipe(build_reply(anna.email, reply_to_of(reminder), text, subject=subject))
+    game.refresh_from_db()
+    move = Move.objects.get(game=game, number=2)
+    assert (move.seat, move.action, move.automatic) == (0, {"action": "end_turn"}, False)
+    assert (game.version, game.current_seat) == (2, 1)
+    answer = OutboundEmail.objects.get(to=anna.email, template="mail_answer")
+    assert "Move played" in answer.subject
+    assert OutboundEmail.objects.filter(to=bert.email, template="your_turn").exists()
+    # The reminder's token is spent like the turn email's: a second reply is refused.
+    pipe(build_reply(anna.email, reply_to_of(reminder), "reveal", subject=subject))
+    assert Game.objects.get(id=game.id).version == 2
+    refused = OutboundEmail.objects.filter(to=anna.email, template="mail_answer").last()
+    assert "Your reply answers an older email" in refused.body_text

@@ -137,6 +137,13 @@ def _old_auto_moved_contexts(game: Game, moves, *, table_before=None) -> dict[st
                 hidden=game.blind and game.status == GameStatus.ACTIVE,
             )
         )
+        # What a whole round of automatic moves would do (P25, R36): nothing once it is over.
+        if game.status != GameStatus.ACTIVE:
+            context["abandon_note"] = ""
+        elif game.stand_in_bots:
+            context["abandon_note"] = context["notes"]["abandon_stand_in"]
+        else:
+            context["abandon_note"] = context["notes"]["abandon"]
     return {seat_row.user.email: context}
 
 
@@ -320,3 +327,19 @@ def test_the_sweep_only_snapshots_the_auto_moved_email(as_queued, anna, bert, ti
     assert arguments["hidden"] is True and arguments["move_numbers"] == [game.version]
     # Never the state: the draw order, the shuffle key, the server's seed.
     assert_no_secrets(json.dumps(stored), game.load_state(), server_seed=game.server_seed)
+
+
+def test_an_auto_moved_email_queued_with_the_arguments_of_before_is_composed(
+    anna, bert, carla, time_machine
+):
+    """A row queued before the snapshot said whether stand-in bots are on holds the older
+    arguments: it is composed all the same, with the game's option (fixed at creation)."""
+    _time_out(start_game([anna, bert, carla], stand_in_bots=True), time_machine)
+    [mail] = OutboundEmail.objects.filter(template=EmailKind.AUTO_MOVED)
+    stored = _stored(mail)
+    assert stored["$arguments"].pop("stand_in_bots") is True
+    OutboundEmail.objects.filter(id=mail.id).update(context=stored)
+
+    text = OutboundEmail.objects.get(id=mail.id).body_text  # read afresh: composed now
+    assert "a bot takes over the seat of every player who did not move (rules P25)." in text
+    assert "the game ends" not in text

@@ -13,6 +13,7 @@ from games import actions, notify
 from games.describe import describe_card
 from games.models import Game, GameStatus
 from games.rules import piratz
+from mailin.tokens import read_reply_addresses
 from notifications.models import OutboundEmail
 from notifications.outbox import build_message, queue_email
 from tests.api.secrets_scan import assert_no_secrets
@@ -208,6 +209,26 @@ def test_reminder_waits_for_quiet_hours_and_says_the_deadline(bert_to_move, bert
     assert notify.game_entry_url(bert_to_move, bert).rsplit("/", 2)[0] in mail.body_text
 
 
+def test_reminder_can_be_replied_to_like_the_turn_email(bert_to_move, bert, settings):
+    """Its Reply-To names the game's version when it is queued (mailin plays a reply to it
+    as one to the turn email), and it says how to reply, as the turn email does."""
+    settings.REPLY_ADDRESS = "play@in.example.com"
+    game = bert_to_move
+    mail = notify.queue_reminder(game, 1, game.deadline)
+    token = read_reply_addresses([mail.headers["Reply-To"]])
+    assert (token.game_id, token.seat, token.user_id, token.version) == (
+        game.id,
+        1,
+        bert.id,
+        game.version,
+    )
+    how = "Or reply to this email with your move on the first line: reveal, end, pass coins"
+    assert f"Open the game: {notify.game_entry_url(game, bert).rsplit('/', 2)[0]}" in (
+        mail.body_text
+    )
+    assert f"\n{how}" in mail.body_text and f"<p>{how}" in mail.body_html
+
+
 def test_nothing_for_a_person_who_switched_turn_emails_off(started, anna, bert):
     prefer(bert, mode="off")
     game = play(started, anna, first_pass(started, 0))
@@ -309,6 +330,70 @@ def test_auto_moved_says_what_was_played_and_taken(started, anna, time_machine):
         mail.body_text
     )
     assert "If every move of a whole round is played automatically" in mail.body_text
+
+
+ABANDON = "If every move of a whole round is played automatically, the game ends (rules P25)."
+BOTS_TAKE_OVER = (
+    "If every move of a whole round is played automatically, a bot takes over the seat of every "
+    "player who did not move (rules P25)."
+)
+
+
+def test_auto_moved_warns_of_p25_only_without_stand_in_bots(anna, bert, carla, time_machine):
+    """With stand-in bots on, a whole round of automatic moves does not end the game: a bot
+    takes the seats over (README "Bots at the table"), and the email says so instead."""
+    game = start_game([anna, bert, carla], stand_in_bots=True)
+    time_machine.move_to(game.deadline, tick=False)
+    actions.do_play_timeout(game.id, expected_version=game.version)
+
+    [mail] = emails("auto_moved", anna)
+    for part in (mail.body_text, mail.body_html):
+        assert BOTS_TAKE_OVER in part
+        assert "the game ends" not in part
+
+
+def test_auto_moved_email_of_the_move_that_abandons_the_game_warns_of_nothing(
+    started, anna, bert, carla, time_machine
+):
+    """P25 without stand-in bots: every email of the round but the last warns that the game
+    would end; the last one's moves ended it (the game_ended email says why)."""
+    game = started
+    while game.status == GameStatus.ACTIVE:
+        time_machine.move_to(game.deadline, tick=False)
+        actions.do_play_timeout(game.id, expected_version=game.version)
+        game.refresh_from_db()
+    assert game.end_reason == "abandoned"
+
+    *before, last = emails("auto_moved")
+    assert [m.to for m in before] == [anna.email, bert.email] and last.to == carla.email
+    for mail in before:
+        assert ABANDON in mail.body_text and ABANDON in mail.body_html
+    for part in (last.body_text, last.body_html):
+        assert "If every move of a whole round" not in part
+
+
+def test_auto_moved_email_of_the_move_that_ends_the_game_warns_of_nothing(anna, bert, time_machine):
+    """The last round's last move, played at the deadline, ends the game (P18): no warning
+    about an end to come, nor of bots taking over (stand-in bots on here)."""
+    game = start_game([anna, bert], stand_in_bots=True)
+    users = [anna, bert]
+    while True:
+        rules, state = game.rules, game.load_state()
+        timeout = rules.timeout_action(state)
+        if rules.is_finished(rules.apply(game.load_state(), game.current_seat, timeout)):
+            break
+        reveal = {"action": "reveal"}
+        legal = rules.legal_actions(state, game.current_seat)
+        game = play(game, users[game.current_seat], reveal if reveal in legal else timeout)
+    seat = game.current_seat
+    time_machine.move_to(game.deadline, tick=False)
+    actions.do_play_timeout(game.id, expected_version=game.version)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+
+    [mail] = emails("auto_moved", users[seat])
+    for part in (mail.body_text, mail.body_html):
+        assert "If every move of a whole round" not in part
 
 
 def test_game_over_shows_the_final_table_to_everyone(anna, bert):

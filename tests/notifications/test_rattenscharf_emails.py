@@ -39,8 +39,8 @@ def play(game: Game, users, *moves) -> Game:
     return game
 
 
-def new_game(anna, bert, first=GAME_A) -> Game:
-    game = start_game([anna, bert], game="rattenscharf", order=order(*first))
+def new_game(anna, bert, first=GAME_A, **options) -> Game:
+    game = start_game([anna, bert], game="rattenscharf", order=order(*first), **options)
     OutboundEmail.objects.all().delete()
     return game
 
@@ -180,6 +180,11 @@ def test_game_over_complete_with_final_scoring_r25_r26(anna, bert):
     assert_no_draw_order(game)
 
 
+R36_WARNING = (
+    "If both players miss a whole turn back to back, the game ends without a result (rule R36)."
+)
+
+
 def test_abandoned_after_two_missed_turns_r36(anna, bert, time_machine):
     game = new_game(anna, bert)
     while game.status == GameStatus.ACTIVE:
@@ -197,7 +202,28 @@ def test_abandoned_after_two_missed_turns_r36(anna, bert, time_machine):
         "has ended without a result:\nboth players missed a whole turn back to back, so the "
         "game counts as abandoned (rule R36)." in mails[0].body_text
     )
+    # Anna's timed-out turn warned of R36; Bert's, whose placements ended the game, warns
+    # of nothing to come.
+    *before, last = emails("auto_moved")
+    assert [m.to for m in before] == [anna.email] and last.to == bert.email
+    assert R36_WARNING in before[0].body_text and R36_WARNING in before[0].body_html
+    for part in (last.body_text, last.body_html):
+        assert "If both players miss" not in part
     assert_no_draw_order(game)
+
+
+def test_with_stand_in_bots_the_auto_moved_email_says_bots_take_over_r36(anna, bert, time_machine):
+    game = new_game(anna, bert, stand_in_bots=True)
+    time_machine.move_to(game.deadline, tick=False)
+    actions.do_play_timeout(game.id, expected_version=game.version)
+
+    [mail] = emails("auto_moved", anna)
+    sentence = (
+        "If both players miss a whole turn back to back, bots take over their seats (rule R36)."
+    )
+    for part in (mail.body_text, mail.body_html):
+        assert sentence in part
+        assert "the game ends" not in part and "P25" not in part
 
 
 # --- In the reader's language; digests and stand-ins name the game -------------------------------
