@@ -284,12 +284,14 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),
                 "deadline": game.deadline if game.is_active else None,
+                # As the table and the emails say it: with the reader's zone.
+                "deadline_text": describe.format_moment(game.deadline, zone),
                 "answer": game.status == GameStatus.INVITED and game.my_accepted_at is None,
                 "has_moves": game.version > 0,
             }
         )
     offered = games_offered()
-    context = {"rows": rows, "form": form, "zone": zone.key, "games_offered": offered}
+    context = {"rows": rows, "form": form, "games_offered": offered}
     return render(request, "games/my_games.html", context, status=status)
 
 
