@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
 from accounts.preferences import settings_for
+from accounts.unsubscribe import settings_url
 from games import notify
 from games.describe import Names, treasure_name, words_for
 from games.describe.rattenscharf import describe_strip
@@ -184,6 +185,9 @@ def queue_answer(
     with translation.override(language):
         context = _context(game, seat_row, command=command, move=move, refusal=refusal)
     context["can_reply"] = reply_to is not None
+    # The footer of the game emails, without an unsubscribe link: an answer to the
+    # player's own email always goes (README "Which email goes when").
+    context["settings_link"] = settings_url()
     headers = {"Reply-To": reply_to} if reply_to else {}
     if in_reply_to:
         headers["In-Reply-To"] = headers["References"] = in_reply_to

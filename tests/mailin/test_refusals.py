@@ -101,3 +101,16 @@ def test_a_suspended_player_cannot_play_by_email(duel, anna, moderator):
     pipe(build_reply(anna.email, address, "reveal"))
     assert "suspended your account" in answers_to(anna).get().body_text
     assert not Move.objects.exists()
+
+
+def test_an_answer_ends_like_the_game_emails_without_an_unsubscribe_link(duel, anna):
+    pipe(build_reply(anna.email, latest_reply_to(anna), "reveal"))
+    answer = answers_to(anna).get()
+    # It had no footer in plain text, and the HTML's said someone had entered the address.
+    text_footer = answer.body_text.split("\n--\n")[1]
+    assert "You get this email because you play a game here." in text_footer
+    assert "Your notification settings: http://" in text_footer
+    assert "No more emails like this one" not in answer.body_text
+    assert "because you play a game here" in answer.body_html
+    assert "someone entered your address" not in answer.body_html
+    assert "\n\nTHE TABLE" in answer.body_text  # a blank line before the table
