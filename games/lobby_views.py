@@ -20,7 +20,7 @@ from accounts.preferences import settings_for
 from games import actions, bots, describe, queries
 from games.actions.invitations import player_counts_text
 from games.models import GameStatus
-from games.movelog import first_full_entry, public_log
+from games.movelog import first_full_entry, log_to_describe
 from games.replay import (
     FRAME_VIEW_KEYS,
     REPLAY_PAGES,
@@ -319,7 +319,7 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         context = {"game": game, "seats": seats, "frame": None}
         return render(request, "games/replay.html", context)
     moves = list(game.moves.order_by("number"))
-    entries = public_log(game, seat, moves)
+    entries = log_to_describe(game, seat, moves)
     own_page = REPLAY_PAGES.get(game.game)
     if own_page is not None:  # a game with its own replay (games.replay.REPLAY_PAGES)
         context = {"game": game, "seats": seats, "zone": settings_for(request.user).zone.key}
@@ -357,7 +357,9 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
         "reduced_log": first_full_entry(game, seat, moves) > 1,
     }
     if step == last and now.get("result"):
-        context["scoring"] = explain_scoring(now["result"], initial_cubes(now), names.subject)
+        context["scoring"] = explain_scoring(
+            now["result"], initial_cubes(now), names.subject, reader=names.reader_seat
+        )
         context["result"] = describe.describe_result(now["result"], names)
     return render(request, "games/replay.html", context)
 

@@ -32,6 +32,18 @@ def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None
     return [move.public_entry(rules, reduced=move.number < first_full) for move in moves]
 
 
+def log_to_describe(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None = None):
+    """``public_log`` with each entry's ``actor`` (who played it: ``Move.actor``), for the
+    words of pages and emails only (``games.describe``): a moderator's forced automatic
+    move is told apart from one the deadline brought. Never the API's log (CONTRACT)."""
+    if moves is None:
+        moves = list(Move.objects.filter(game=game).order_by("number"))
+    return [
+        {**entry, "actor": move.actor}
+        for entry, move in zip(public_log(game, viewer_seat, moves), moves, strict=True)
+    ]
+
+
 def first_full_entry(game: Game, viewer_seat: int | None, moves: Sequence[Move]) -> int:
     """The ``number`` of the oldest entry ``viewer_seat`` sees in full (see ``public_log``).
 

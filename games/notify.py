@@ -13,7 +13,7 @@ from accounts.preferences import EmailKind, settings_for
 from accounts.unsubscribe import settings_url, unsubscribe_url
 from games.describe import Names, format_moment, words_for
 from games.errors import GameError
-from games.models import EndReason, Game, GameStatus, Move, Seat
+from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import public_log
 from games.queries import game_with_seats
 from mailin.tokens import reply_address
@@ -333,7 +333,9 @@ def _compose_auto_moved(
         row.bot = bots[row.seat]
     rules = game.rules
     moves = Move.objects.filter(game=game, number__in=move_numbers).order_by("number")
-    entries = [m.public_entry(rules) for m in moves]
+    # With who played them: a moderator forcing the move (rules P24) is told so, not that
+    # the deadline passed.
+    entries = [{**m.public_entry(rules), "actor": m.actor} for m in moves]
     seat_row = _seat(game, seat)
     table_view = json.loads(table_view_json)
     context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
@@ -343,6 +345,8 @@ def _compose_auto_moved(
         words_for(game.game).describe_auto_moved(entries, table_before, names, rules, hidden=hidden)
     )
     context["abandon_note"] = _abandon_note(game, context["notes"])
+    # Forced by a moderator before the deadline (their name is never told).
+    context["by_moderator"] = any(entry["actor"] == Actor.MODERATOR for entry in entries)
     return _with_footer(context, unsubscribe_link)
 
 
@@ -430,6 +434,10 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
     context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=view)
     names = Names(context["names"], seat)
     context["result"] = words_for(game.game).describe_result(view["result"], names)
+    # A reader who shares the win reads "you share the win with Anna and Bert", not their
+    # own "You" in the list of winners.
+    winners = view["result"].get("winners", [])
+    context["co_winners"] = [names.name(s) for s in winners if s != seat] if seat in winners else []
     return _with_footer(context, unsubscribe_link)
 
 
@@ -562,7 +570,12 @@ def recap(game: Game, seat: int) -> list[str]:
     """
     # Up to the game's version: a turn email composed later shows its turn, not the next.
     moves = list(Move.objects.filter(game=game, number__lte=game.version).order_by("number"))
-    entries = public_log(game, seat, moves)
+    # Who played each move (not in the API's entries): a moderator's automatic move is told
+    # apart from one the deadline brought.
+    entries = [
+        {**entry, "actor": move.actor}
+        for entry, move in zip(public_log(game, seat, moves), moves, strict=True)
+    ]
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
     rounds = {move.number: move.round for move in moves}
     names = Names([s.public_name for s in _seats(game)], seat)

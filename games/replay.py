@@ -222,19 +222,38 @@ def _keys(player: dict, treasure: str) -> tuple[int, int, int]:
     return player["items"][treasure], player["rats"], player["cards"]
 
 
-def _why_ahead(winner: dict, other: dict, treasure: str, names) -> str:
-    """Why ``winner`` ranks before ``other`` for ``treasure`` (P20's keys, in order)."""
+def _why_ahead(winner: dict, other: dict, treasure: str, names, reader) -> str:
+    """Why ``winner`` ranks before ``other`` for ``treasure`` (P20's keys, in order).
+
+    When ``other`` is the ``reader``, the sentence says "you" (lower case, mid-sentence).
+    """
     values = {"name": names(other["seat"])}
+    you = other["seat"] == reader
     if winner["items"][treasure] != other["items"][treasure]:
         values.update(mine=winner["items"][treasure], theirs=other["items"][treasure])
+        if you:
+            return _("more items than you (%(mine)d to %(theirs)d)") % values
         return _("more items than %(name)s (%(mine)d to %(theirs)d)") % values
     if winner["rats"] != other["rats"]:
         values.update(mine=winner["rats"], theirs=other["rats"])
+        if you:
+            return (
+                _("tied with you on items; the tie-break is more rats (%(mine)d to %(theirs)d)")
+                % values
+            )
         return (
             _("tied with %(name)s on items; the tie-break is more rats (%(mine)d to %(theirs)d)")
             % values
         )
     values.update(mine=winner["cards"], theirs=other["cards"])
+    if you:
+        return (
+            _(
+                "tied with you on items and rats; the tie-break is fewer cards "
+                "(%(mine)d to %(theirs)d)"
+            )
+            % values
+        )
     return (
         _(
             "tied with %(name)s on items and rats; the tie-break is fewer cards "
@@ -244,11 +263,59 @@ def _why_ahead(winner: dict, other: dict, treasure: str, names) -> str:
     )
 
 
-def explain_scoring(result: dict, cubes: dict[str, list[int]], names) -> list[dict]:
+def _taking(holders: list[dict], place: int, treasure: str, value: int, names, reader) -> str:
+    """The line saying that ``holders[place]`` takes the ``value`` cube, and why; in the
+    second person when that player is the ``reader``."""
+    player = holders[place]
+    you = player["seat"] == reader
+    values = {"name": names(player["seat"]), "value": value}
+    if place + 1 < len(holders):
+        values["why"] = _why_ahead(player, holders[place + 1], treasure, names, reader)
+        if you:
+            return _("You take the %(value)d cube: %(why)s.") % values
+        return _("%(name)s takes the %(value)d cube: %(why)s.") % values
+    if place == 0:
+        if you:
+            return _("You take the %(value)d cube: the only player holding this treasure.") % values
+        return (
+            _("%(name)s takes the %(value)d cube: the only player holding this treasure.") % values
+        )
+    if you:
+        return _("You take the %(value)d cube: next in line.") % values
+    return _("%(name)s takes the %(value)d cube: next in line.") % values
+
+
+def _all_tied(tied: list[dict], value: int, names, reader) -> str:
+    """The line saying that the ``tied`` players (P20: a full tie) leave the ``value`` cube
+    and every later one on the card; the reader among them is "you", named last."""
+    others = ", ".join(names(p["seat"]) for p in tied if p["seat"] != reader)
+    values = {"names": others, "value": value}
+    if any(p["seat"] == reader for p in tied):
+        return (
+            _(
+                "%(names)s and you are tied on items, rats and cards, so nobody takes the "
+                "%(value)d cube or any later cube of this treasure (rule P20)."
+            )
+            % values
+        )
+    return (
+        _(
+            "%(names)s are tied on items, rats and cards, so nobody takes the "
+            "%(value)d cube or any later cube of this treasure (rule P20)."
+        )
+        % values
+    )
+
+
+def explain_scoring(
+    result: dict, cubes: dict[str, list[int]], names, reader: int | None = None
+) -> list[dict]:
     """Per treasure type (P1 order), who got which cube and why, as sentences.
 
     ``result`` is the engine's ``result`` (CONTRACT section 1), ``cubes`` the cubes as
-    placed at the start (``initial_cubes``), ``names(seat)`` a player's name. Returns
+    placed at the start (``initial_cubes``), ``names(seat)`` a player's name, ``reader``
+    the seat of the one reading (their lines speak to them: "You take the 4 cube", "more
+    items than you"; None: every seat in the third person). Returns
     ``[{"treasure", "name", "cubes", "holders", "lines", "awards"}]``: ``holders`` are the
     players with at least one item in P20's ranking order, each with their tally;
     ``lines`` say for each cube who took it and why (the tie-break that decided it, if
@@ -279,25 +346,9 @@ def explain_scoring(result: dict, cubes: dict[str, list[int]], names) -> list[di
             player = holders[place]
             tied = [p for p in holders[place:] if _keys(p, treasure) == _keys(player, treasure)]
             if len(tied) > 1:
-                lines.append(
-                    _(
-                        "%(names)s are tied on items, rats and cards, so nobody takes the "
-                        "%(value)d cube or any later cube of this treasure (rule P20)."
-                    )
-                    % {"names": ", ".join(names(p["seat"]) for p in tied), "value": value}
-                )
+                lines.append(_all_tied(tied, value, names, reader))
                 break
-            values_line = {"name": names(player["seat"]), "value": value}
-            if place + 1 < len(holders):
-                values_line["why"] = _why_ahead(player, holders[place + 1], treasure, names)
-                lines.append(_("%(name)s takes the %(value)d cube: %(why)s.") % values_line)
-            elif place == 0:
-                lines.append(
-                    _("%(name)s takes the %(value)d cube: the only player holding this treasure.")
-                    % values_line
-                )
-            else:
-                lines.append(_("%(name)s takes the %(value)d cube: next in line.") % values_line)
+            lines.append(_taking(holders, place, treasure, value, names, reader))
             awards.append((player["seat"], value))
         explained.append(
             {

@@ -2,7 +2,11 @@
 
 ``words_for(game_name)`` is the one lookup: ``games.describe.<game_name>`` (``piratz``,
 ``rattenscharf``). Each such module works on what a player may see (the engine's
-``view`` and public move-log entries) and offers the same names:
+``view`` and public move-log entries) and offers the same names. An entry may carry one
+key the public log (and the API) has not, ``actor`` (``Move.actor``): callers that read the
+``Move`` rows add it, so an automatic move a moderator forced is told as theirs (never who
+they were) and not as one the deadline brought; without it, an automatic move is told as
+the deadline's.
 
 - ``ABANDONED``: why an abandoned game ended (P25, R36), for ``Game.get_end_reason_display``;
 - ``NEEDS_HISTORY``: whether ``describe_entry`` needs the entries before the one described;

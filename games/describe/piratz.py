@@ -159,8 +159,17 @@ def describe_move(entry: dict, names: Names, card, *, rat_alert: bool = False) -
         values["kind"] = kind
         text = (_("You played %(kind)s.") if own else _("%(name)s played %(kind)s.")) % values
     if entry.get("automatic"):
-        text += " " + _("(Played automatically: the deadline had passed.)")
+        text += " " + _automatic_note(entry)
     return text
+
+
+def _automatic_note(entry: dict) -> str:
+    """What an automatic entry (rules P24) is marked with: a moderator played it (the entry's
+    ``actor``, which callers may add to a public entry, is ``moderator``), else the deadline
+    had passed. Never who the moderator was."""
+    if entry.get("actor") == "moderator":
+        return _("(Played automatically by a moderator, rules P24.)")
+    return _("(Played automatically: the deadline had passed.)")
 
 
 def _burial(action: dict, own: bool, card) -> str:

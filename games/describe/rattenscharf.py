@@ -151,8 +151,17 @@ def _sentence(entry: dict, level: int, events, names: Names) -> str:
                 "strips": drawn,
             }
     if entry.get("automatic"):
-        text += " " + _("(Played automatically: the deadline had passed.)")
+        text += " " + _automatic_note(entry)
     return text
+
+
+def _automatic_note(entry: dict) -> str:
+    """What an automatic placement (R34) is marked with: a moderator played it (the entry's
+    ``actor``, which callers may add to a public entry, is ``moderator``), else the deadline
+    had passed. Never who the moderator was."""
+    if entry.get("actor") == "moderator":
+        return _("(Played automatically by a moderator, rule R34.)")
+    return _("(Played automatically: the deadline had passed.)")
 
 
 def describe_entry(

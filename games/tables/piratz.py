@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from games import describe
 from games.errors import GameError
 from games.models import Game
-from games.movelog import public_log
+from games.movelog import log_to_describe
 from games.table import basic_context
 
 # The move form's fields besides ``version`` and ``action``, per action (CONTRACT section 1).
@@ -130,7 +130,7 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
             items=None if cards is None else describe.items_in(cards),
         )
     moves = list(game.moves.order_by("number"))
-    entries = public_log(game, seat, moves)
+    entries = log_to_describe(game, seat, moves)
     rounds = {move.number: move.round for move in moves}
     log = describe.describe_log(
         entries, rounds, game.round if game.is_active else None, names, game.rules.card

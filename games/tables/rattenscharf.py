@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from games.describe import rattenscharf as words
 from games.errors import GameError
 from games.models import Game
-from games.movelog import public_log
+from games.movelog import log_to_describe
 from games.rules.rattenscharf.board import laid_fields
 from games.rules.rattenscharf.engine import RAT_LIMIT
 from games.rules.rattenscharf.preview import previews
@@ -207,6 +207,6 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         result=None if view["result"] is None else words.describe_result(view["result"], names),
         # The public log in the words of the emails and the replay (automatic placements
         # marked), newest first: a player coming back wants what happened since.
-        log=words.describe_moves(public_log(game, seat), names)[::-1],
+        log=words.describe_moves(log_to_describe(game, seat), names)[::-1],
     )
     return context

@@ -112,6 +112,12 @@ def _old_game_over_contexts(game: Game) -> dict[str, dict]:
             view = game.rules.view(game.load_state(), seat_row.seat)
             names = Names(context["names"], seat_row.seat)
             context["result"] = words_for(game.game).describe_result(view["result"], names)
+            # Added since: a reader who shares the win reads the others by name.
+            winners = view["result"].get("winners", [])
+            seat = seat_row.seat
+            context["co_winners"] = (
+                [names.name(s) for s in winners if s != seat] if seat in winners else []
+            )
         contexts[seat_row.user.email] = context
     return contexts
 

@@ -102,3 +102,28 @@ def test_accepting_an_expired_invitation_through_the_page_is_refused(invited, be
     assert "This invitation expired on" in response.content.decode()
     assert Game.objects.get(id=game.id).status == GameStatus.INVITED
     assert Seat.objects.get(game=game, user=bert).accepted_at is None
+
+
+def test_players_are_numbered_from_1_as_on_the_create_form(invited, bert):
+    """The create form says "Player 1 (starts)": the invitation's list counts the same."""
+    _game, links = invited
+    page = Client().get(links[bert.email]).content.decode()
+    assert 'start="0"' not in page
+    players = re.search(r"<ol( [^>]*)?>(.*?)</ol>", page, re.S)
+    assert players.group(1) in (None, ' start="1"')
+    assert players.group(2).count("<li>") == 3
+
+
+def test_the_last_acceptance_links_a_signed_in_player_to_the_table(invited, bert, carla):
+    """The accept view signs nobody in (the token only proves the email arrived): a
+    player who is signed in already gets the link to the table, the others the email."""
+    game, links = invited
+    Client().post(links[bert.email], {"decision": "accept"})
+    signed_in = Client()
+    signed_in.force_login(carla)
+    page = signed_in.post(links[carla.email], {"decision": "accept"}).content.decode()
+    assert "The game has started" in page
+    assert f'href="/games/{game.id}/"' in page
+    anonymous = Client().get(links[carla.email]).content.decode()
+    assert "The game has started" in anonymous
+    assert f'href="/games/{game.id}/"' not in anonymous

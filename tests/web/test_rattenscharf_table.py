@@ -404,3 +404,20 @@ def test_my_games_and_the_home_page_name_each_game(anna, bert):
     assert "Rattenscharf with Anna, Bert" in mine and "Piratz with Anna, Bert" in mine
     home = client.get("/").content.decode()
     assert "<li>Rattenscharf:" in home and "<li>Piratz:" in home
+
+
+def test_a_final_score_of_1_is_1_point(anna, bert, monkeypatch):
+    game = rattenscharf_game(anna, bert, seed=1)
+    while game.is_active:
+        game = play(game, [anna, bert], rs.timeout_action(game.load_state()))
+    describe_result = words.describe_result
+
+    def one_point_for_bert(result, names):
+        described = describe_result(result, names)
+        described["players"][1].update(score=1, placement_points=0, final_points=1)
+        return described
+
+    monkeypatch.setattr(words, "describe_result", one_point_for_bert)
+    page = page_of(signed_in(anna), game)
+    assert "Bert (green): 1 point (0 from placements, 1 from the final scoring)" in page
+    assert not re.search(r"\b1 points\b", page)

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from games import actions
+from games.describe import Names
 from games.models import Game
 from games.movelog import public_log
 from games.replay import FRAME_VIEW_KEYS, explain_scoring, initial_cubes, replay_frames
@@ -194,8 +195,9 @@ def test_the_blind_scan_catches_a_replay_built_from_the_full_log(anna, bert, car
     game.refresh_from_db()
     from games import lobby_views
 
+    full_log = lobby_views.log_to_describe
     monkeypatch.setattr(
-        lobby_views, "public_log", lambda g, seat, moves: public_log(g, None, moves)
+        lobby_views, "log_to_describe", lambda g, seat, moves: full_log(g, None, moves)
     )
     client = Client()
     client.force_login(anna)
@@ -297,6 +299,67 @@ def test_fewer_cards_break_a_tie_on_items_and_rats():
     assert rings["awards"] == [(1, 4), (0, 2)]
 
 
+def reader_lines(seat: int) -> dict[str, list[str]]:
+    """The explanation's lines per treasure as the player of ``seat`` reads them: the
+    replay page passes ``Names.subject``, which calls that player "You"."""
+    result, cubes = finished_result()
+    names = Names(["Anna", "Bert", "Carla"], seat).subject
+    return {t["treasure"]: t["lines"] for t in explain_scoring(result, cubes, names, seat)}
+
+
+def test_the_reader_takes_a_cube_in_the_second_person():
+    lines = reader_lines(0)  # Anna reads
+    assert lines["rings"][0] == (
+        "You take the 4 cube: tied with Bert on items; the tie-break is more rats (2 to 1)."
+    )
+    assert lines["coins"][1] == (
+        "You take the 1 cube: tied with Bert on items; the tie-break is more rats (2 to 1)."
+    )
+    assert lines["pearls"] == [
+        "You take the 4 cube: tied with Bert on items; the tie-break is more rats (2 to 1).",
+        "Bert takes the 3 cube: next in line.",
+    ]
+    every = " ".join(line for treasure in lines.values() for line in treasure)
+    assert "You takes" not in every
+
+
+def test_the_reader_is_you_in_the_middle_of_a_sentence():
+    lines = reader_lines(0)  # Anna reads: Carla has more coins than her
+    assert lines["coins"][0] == "Carla takes the 3 cube: more items than you (4 to 2)."
+    lines = reader_lines(1)  # Bert reads: Anna beat him on rats; he and Carla tie on gems
+    assert lines["rings"][0] == (
+        "Anna takes the 4 cube: tied with you on items; the tie-break is more rats (2 to 1)."
+    )
+    assert lines["rings"][1] == "You take the 2 cube: more items than Carla (3 to 1)."
+    assert lines["pearls"][1] == "You take the 3 cube: next in line."
+    assert lines["gems"][1] == (
+        "Carla and you are tied on items, rats and cards, so nobody takes the 1 "
+        "cube or any later cube of this treasure (rule P20)."
+    )
+    every = " ".join(line for treasure in lines.values() for line in treasure)
+    assert "You" not in every.replace("You take ", "")
+
+
+def test_a_tie_on_cards_names_the_reader_as_you():
+    result, cubes = finished_result()
+    result["players"][1]["rats"] = 2  # Bert ties Anna on rings and rats; 5 cards to 6
+    names = Names(["Anna", "Bert", "Carla"], 0).subject
+    rings = {t["treasure"]: t for t in explain_scoring(result, cubes, names, 0)}["rings"]
+    assert rings["lines"][0] == (
+        "Bert takes the 4 cube: tied with you on items and rats; "
+        "the tie-break is fewer cards (5 to 6)."
+    )
+    result["players"][2]["items"]["goblets"] = 1
+    result["awards"]["goblets"] = [{"seat": 2, "value": 3}]
+    names = Names(["Anna", "Bert", "Carla"], 2).subject
+    goblets = {t["treasure"]: t for t in explain_scoring(result, cubes, names, 2)}["goblets"]
+    assert goblets["lines"] == [
+        "You take the 3 cube: the only player holding this treasure.",
+        "Nobody else holds this treasure: the 2 cube stays on the card.",
+    ]
+    assert goblets["awards"] == [(2, 3)]
+
+
 @pytest.mark.parametrize(("players", "seed"), [(2, 5), (3, 11), (4, 2)])
 def test_the_explanation_agrees_with_the_engine_for_whole_games(
     players, seed, anna, bert, carla, dirk
@@ -324,7 +387,10 @@ def test_a_finished_games_last_step_explains_the_scoring(anna, bert, carla):
     for name in ("Rings", "Coins", "Pearls", "Gems", "Goblets", "Shells"):
         assert f"<h3>{name} " in body
     for award in (a for given in view["result"]["awards"].values() for a in given):
-        assert f"takes the {award['value']} cube" in body
+        # Carla (seat 2) reads her own cubes in the second person.
+        said = "You take" if award["seat"] == 2 else "takes"
+        assert f"{said} the {award['value']} cube" in body
+    assert "You takes" not in body and "than You" not in body and "with You" not in body
     winners = [p for p in view["result"]["players"] if p["seat"] in view["result"]["winners"]]
     assert body.count("— winner") == len(winners)
     # A finished game's whole log is public, blind or not: every step shows its row.
@@ -449,3 +515,41 @@ def test_rattenscharf_frames_equal_the_engine_after_every_placement(anna, bert, 
     pile_then = set(states[3].pile)
     named = {int(n) for n in re.findall(r"strip (\d+)", page)}
     assert not named & pile_then
+
+
+def finished_rattenscharf(anna, bert) -> Game:
+    """Seed 1 played by the stand-in's moves to the end (42 placements)."""
+    from games.rules import rattenscharf
+
+    game = start_game([anna, bert], game="rattenscharf", seed=1)
+    users = {0: anna, 1: bert}
+    while game.is_active:
+        state = game.load_state()
+        action = rattenscharf.timeout_action(state)
+        game = actions.do_play_move(game.id, users[state.current], game.version, action)
+        game.refresh_from_db()
+    return game
+
+
+def test_rattenscharf_replay_says_1_point_and_1_rat(anna, bert, client, monkeypatch):
+    from games.describe import rattenscharf as words
+
+    game = finished_rattenscharf(anna, bert)
+    client.force_login(anna)
+    # After placement 3 Anna has 0 points and Bert 1, and each shows 1 rat.
+    page = client.get(f"/games/{game.id}/replay/?step=3").content.decode()
+    assert "You (red): 0 points, 1 rat showing" in page
+    assert "Bert (green): 1 point, 1 rat showing" in page
+    assert not re.search(r"\b1 (points|rats)\b", page)
+
+    describe_result = words.describe_result
+
+    def one_point_for_bert(result, names):
+        described = describe_result(result, names)
+        described["players"][1].update(score=1, placement_points=1, final_points=0)
+        return described
+
+    monkeypatch.setattr(words, "describe_result", one_point_for_bert)
+    last = client.get(f"/games/{game.id}/replay/").content.decode()
+    assert "Bert (green): 1 point (1 from placements, 0 from the final scoring)" in last
+    assert not re.search(r"\b1 points\b", last)
