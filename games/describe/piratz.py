@@ -239,7 +239,9 @@ def describe_table(view: dict, names: Names) -> dict:
     current = view.get("current_seat")
     return {
         "round": view["round"],
-        "last_round": view["last_round"],
+        # Only while it is played: once over, "last round" says nothing (and the draw pile,
+        # refilled by the last round's reshuffle, P18, seemed to contradict it).
+        "last_round": view["last_round"] and view.get("result") is None,
         "draw_pile": view["draw_pile"],
         "discard_pile": view["discard_pile"],
         "face_up": [describe_card(card) for card in view["face_up"]],

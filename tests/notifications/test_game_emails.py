@@ -161,8 +161,8 @@ def test_last_round_is_marked(started, anna):
     game = play(game, anna, first_pass(game, 0))
     assert piratz.view(game.load_state(), 1)["last_round"] is True
     [mail] = emails("your_turn")
-    assert "Draw pile: 0 cards (LAST ROUND: the draw pile has run out" in mail.body_text
-    assert "(last round: the draw pile has run out" in mail.body_html
+    assert "Draw pile: 0 cards (LAST ROUND: the draw pile ran out in this round" in mail.body_text
+    assert "(last round: the draw pile ran out in this round" in mail.body_html
 
 
 def test_no_turn_email_inside_a_turn(started, anna):

@@ -12,12 +12,14 @@ from django.urls import reverse
 
 from accounts.models import Vacation
 from games import actions
+from games.describe import Names
+from games.describe.piratz import describe_table
 from games.models import Game
 from games.rules import piratz
 from games.tables import piratz as table
 from tests.api.secrets_scan import assert_no_secrets
 from tests.browser.hidden import HiddenInformationScan
-from tests.factories import start_game
+from tests.factories import play_to_the_end, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -346,7 +348,18 @@ def test_the_last_round_turns_the_draw_pile_red(anna, bert):
     Game.objects.filter(id=game.id).update(state=piratz.dump(state), current_seat=state.current)
     page = page_of(signed_in(anna), game)
     assert "pile pile--last-round" in page
-    assert "Last round: the draw pile has run out" in page
+    assert "Last round: the draw pile ran out in this round" in page
+
+
+def test_a_finished_game_no_longer_says_last_round(anna, bert):
+    # The game ends with its last round (P18), whose reshuffle may leave cards in the draw
+    # pile: "Draw pile: 20 cards" beside "the draw pile has run out" read as nonsense.
+    game = play_to_the_end(start_game([anna, bert], seed=3), [anna, bert])
+    assert game.load_state().last_round
+    page = page_of(signed_in(anna), game)
+    assert "Last round" not in page and "pile--last-round" not in page
+    view = piratz.view(game.load_state(), 0)
+    assert describe_table(view, Names(["anna", "bert"], 0))["last_round"] is False
 
 
 def test_deadline_is_local_with_the_time_left_and_vacations_show(anna, bert, time_machine):
