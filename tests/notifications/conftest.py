@@ -45,6 +45,17 @@ def site_and_clock(settings, time_machine) -> None:
     time_machine.move_to(START, tick=False)
 
 
+def time_out(game, time_machine):
+    """Move the clock to ``game``'s deadline and let the service play its timeout (rules
+    P24), as the deadline sweep would; the game as it is after."""
+    from games import actions
+
+    time_machine.move_to(game.deadline, tick=False)
+    actions.do_play_timeout(game.id, expected_version=game.version)
+    game.refresh_from_db()
+    return game
+
+
 def emails(kind: str, to=None) -> list[OutboundEmail]:
     """The outbox's emails of one ``kind`` (template), oldest first; only ``to``'s if given."""
     rows = OutboundEmail.objects.filter(template=kind).order_by("id")

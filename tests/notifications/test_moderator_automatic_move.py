@@ -9,7 +9,7 @@ from games import actions
 from games.models import Actor, Game
 from notifications.models import OutboundEmail
 from tests.factories import start_game
-from tests.notifications.conftest import emails
+from tests.notifications.conftest import emails, time_out
 from tests.rules.rattenscharf.helpers import GAME_A, order
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
@@ -30,13 +30,6 @@ def force(game: Game, moderator) -> Game:
     game = actions.do_force_automatic_move(
         game.id, moderator, version=game.version, reason="The player asked us to."
     )
-    game.refresh_from_db()
-    return game
-
-
-def time_out(game: Game, time_machine) -> Game:
-    time_machine.move_to(game.deadline, tick=False)
-    actions.do_play_timeout(game.id, expected_version=game.version)
     game.refresh_from_db()
     return game
 

@@ -13,6 +13,7 @@ from games.rules import piratz
 from notifications.models import OutboundEmail
 from tests.api.secrets_scan import _contains_run, assert_no_secrets
 from tests.factories import start_game
+from tests.notifications.conftest import time_out
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +28,6 @@ def _clock(time_machine):
 
 def play(game: Game, user, action: dict) -> Game:
     game = actions.do_play_move(game.id, user, game.version, action)
-    game.refresh_from_db()
-    return game
-
-
-def time_out(game: Game, time_machine) -> Game:
-    time_machine.move_to(game.deadline, tick=False)
-    actions.do_play_timeout(game.id, expected_version=game.version)
     game.refresh_from_db()
     return game
 
