@@ -18,7 +18,7 @@ from notifications.models import OutboundEmail
 from notifications.outbox import build_message, queue_email
 from tests.api.secrets_scan import assert_no_secrets
 from tests.factories import start_game
-from tests.notifications.conftest import START, TURN_CONTEXT, emails
+from tests.notifications.conftest import START, TURN_CONTEXT, emails, time_out
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
 
@@ -359,9 +359,7 @@ def test_auto_moved_email_of_the_move_that_abandons_the_game_warns_of_nothing(
     would end; the last one's moves ended it (the game_ended email says why)."""
     game = started
     while game.status == GameStatus.ACTIVE:
-        time_machine.move_to(game.deadline, tick=False)
-        actions.do_play_timeout(game.id, expected_version=game.version)
-        game.refresh_from_db()
+        game = time_out(game, time_machine)
     assert game.end_reason == "abandoned"
 
     *before, last = emails("auto_moved")
@@ -433,9 +431,7 @@ def test_moderator_abort_tells_the_players(started, moderator, anna, bert, carla
 def test_abandoned_game_p25_tells_the_players(started, anna, time_machine):
     game = started
     while game.status == GameStatus.ACTIVE:
-        time_machine.move_to(game.deadline, tick=False)
-        actions.do_play_timeout(game.id, expected_version=game.version)
-        game.refresh_from_db()
+        game = time_out(game, time_machine)
     assert game.end_reason == "abandoned"
     mails = emails("game_ended")
     assert len(mails) == 3
