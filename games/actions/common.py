@@ -66,7 +66,8 @@ def seat_row(game: Game, user: User) -> Seat:
 def end_game(
     game: Game, status: str, reason: str, now: datetime, *, last_move: Move | None = None
 ) -> None:
-    """Write ``game`` as ended (``status``, ``reason``): no deadline, nobody to move.
+    """Write ``game`` as ended (``status``, ``reason``): no deadline, no reminder due,
+    nobody to move.
 
     ``last_move``: the move that ended it, if one did; it is announced (``move_applied``)
     before the end (``game_ended``), so listeners see every move and then the end.
@@ -75,6 +76,7 @@ def end_game(
     game.end_reason = reason
     game.ended_at = now
     game.deadline = None
+    game.next_reminder_at = None
     game.current_seat = None
     game.save()
     if last_move is not None:

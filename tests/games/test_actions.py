@@ -109,9 +109,12 @@ class TestModeration:
         assert refused.value.code == "invalid"
 
     def test_abort(self, game, moderator):
+        assert game.next_reminder_at is not None  # the turn's first reminder, pending
         actions.do_abort_game(game.id, moderator, reason="test")
         game.refresh_from_db()
         assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.MODERATOR)
+        # Nothing is due any more (the admin showed an aborted game's "next reminder").
+        assert (game.deadline, game.next_reminder_at, game.current_seat) == (None, None, None)
         with pytest.raises(actions.GameError) as refused:
             actions.do_abort_game(game.id, moderator, reason="test")
         assert refused.value.code == "game_not_active"
