@@ -352,7 +352,9 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
             frame["entry"], names, game.rules.card, rat_alert=_was_rat_alert(entries, step, now)
         ),
         "round_ended": _ended_a_round(frame),
-        "next_name": None if frame["next_seat"] is None else names.subject(frame["next_seat"]),
+        "next_name": (
+            None if frame["next_seat"] is None else names.in_sentence(frame["next_seat"])
+        ),
         # Rules P23: some entries reach this reader reduced (a blind game still running).
         "reduced_log": first_full_entry(game, seat, moves) > 1,
     }

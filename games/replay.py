@@ -460,7 +460,9 @@ def rattenscharf_page(entries: list[dict], now: dict, names, step_param) -> dict
             }
             for seat in (0, 1)
         ],
-        "next_name": None if frame["next_seat"] is None else names.subject(frame["next_seat"]),
+        "next_name": (
+            None if frame["next_seat"] is None else names.in_sentence(frame["next_seat"])
+        ),
         "scoring": [
             _("%(event)s: %(cells)s")
             % {

@@ -33,6 +33,12 @@ class Names:
             return _("You")
         return self.name(seat)
 
+    def in_sentence(self, seat: int) -> str:
+        """The player as a sentence names them after its start: "you" or "Bert"."""
+        if seat == self.reader_seat:
+            return _("you")
+        return self.name(seat)
+
     def name(self, seat: int) -> str:
         """The player's name, never "you"."""
         if 0 <= seat < len(self.names):

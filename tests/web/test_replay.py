@@ -418,7 +418,7 @@ def test_a_blind_replay_says_what_it_cannot_show(anna, bert, carla):
     # The last step is the table now, with whoever is to move.
     now = game.table_view(0)
     body = page(client, game)[1]
-    mover = ["You", "Bert", "carla"][now["current_seat"]]
+    mover = ["you", "Bert", "carla"][now["current_seat"]]  # mid-sentence: "you"
     assert f"Next to move: {mover}." in body
     assert body.count('<li class="player">') == 3
 
@@ -553,3 +553,11 @@ def test_rattenscharf_replay_says_1_point_and_1_rat(anna, bert, client, monkeypa
     last = client.get(f"/games/{game.id}/replay/").content.decode()
     assert "Bert (green): 1 point (1 from placements, 0 from the final scoring)" in last
     assert not re.search(r"\b1 points\b", last)
+
+
+def test_the_reader_to_move_next_is_you_mid_sentence(anna, bert):
+    game = start_game([anna, bert])  # Anna (seat 0) is to move
+    client = Client()
+    client.force_login(anna)
+    body = page(client, game)[1]
+    assert "Next to move: you." in body and "Next to move: You." not in body
