@@ -56,7 +56,9 @@ def event_data(game: Game, event: str, move: Move | None = None) -> dict:
     if move is not None:
         hidden = game.blind and game.status == GameStatus.ACTIVE
         entry = move.public_entry(game.rules, reduced=hidden)
-        data["move"] = {**entry, "at": _iso(entry["at"])}
+        # Who played it ("player", "service": the deadline passed, "moderator", "bot"): the
+        # chat line says a moderator's forced move was not the deadline (games.describe).
+        data["move"] = {**entry, "at": _iso(entry["at"]), "actor": move.actor}
     if game.status == GameStatus.FINISHED:
         data["result"] = game.result  # the engine's public result (everything is shown then)
     return data

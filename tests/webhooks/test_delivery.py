@@ -56,6 +56,7 @@ def test_a_move_posts_each_kind_its_shape(
         {"seat": 2, "name": "carla"},
     ]
     assert data["move"]["action"] == {"action": "reveal"}
+    assert data["move"]["actor"] == "player"
     assert data["move"]["revealed"]["id"] == game.load_state().face_up[0]
     headers = posts["/json"].headers
     assert headers["X-Piratz-Event"] == "move_applied"
@@ -71,6 +72,22 @@ def test_a_move_posts_each_kind_its_shape(
     # The chat kinds are not signed: they do not check it.
     assert signing.SIGNATURE_HEADER not in posts["/discord"].headers
     assert WebhookDelivery.objects.filter(status=Status.SENT).count() == 3
+
+
+def test_a_moderators_forced_move_is_posted_as_such_not_as_a_passed_deadline(
+    game, anna, receiver, django_capture_on_commit_callbacks
+):
+    add_webhook(game, anna, "slack", receiver.url("/slack"))
+    add_webhook(game, anna, "json", receiver.url("/json"))
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_force_automatic_move(
+            game.id, _moderator(), version=game.version, reason="The player asked us to."
+        )
+    posts = {post.path: post.json for post in receiver.posts}
+    assert posts["/json"]["move"]["actor"] == "moderator"
+    assert posts["/json"]["move"]["automatic"] is True
+    assert "by a moderator" in posts["/slack"]["text"]
+    assert "deadline had passed" not in posts["/slack"]["text"]
 
 
 def test_signature_follows_the_documented_recipe(game, anna, receiver):
