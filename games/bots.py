@@ -165,6 +165,7 @@ def hand_to_bot(
     actor_user=None,
     level: str = STAND_IN_LEVEL,
     begin_turn: bool = True,
+    tell_player: bool = True,
 ) -> SeatChange:
     """A bot of ``level`` plays ``row``'s seat in the locked ``game`` from now on.
 
@@ -172,7 +173,9 @@ def hand_to_bot(
     back (``games.actions.bots.do_take_back_seat``). Logged as a ``SeatChange``. When the
     game waits for that seat right now, the bot's turn starts at once (a short deadline,
     its task scheduled), unless ``begin_turn`` is False (the caller is handing the turn on
-    itself, as a move does). Must run in the transaction that locked the game.
+    itself, as a move does). ``tell_player`` False: the caller queues the email itself
+    (``notify.queue_stand_in``), once every seat it hands over has changed. Must run in
+    the transaction that locked the game.
     """
     row.bot = level
     row.save(update_fields=["bot"])
@@ -189,7 +192,8 @@ def hand_to_bot(
     )
     if begin_turn and game.status == GameStatus.ACTIVE and game.current_seat == row.seat:
         start_bot_turn(game, now)
-    notify.queue_stand_in(game, row, why=why)
+    if tell_player:
+        notify.queue_stand_in(game, row, why=why)
     logger.info("game %s: a %s bot stands in for seat %d (%s)", game.id, level, row.seat, why)
     return change
 
@@ -248,8 +252,16 @@ def stand_in_instead_of_abandoning(game: Game, rounds: range, now: datetime) -> 
             game=game, round__gte=rounds.start, round__lt=rounds.stop, automatic=False
         ).values_list("seat", flat=True)
     )
-    for row in sorted(game.seats.all(), key=lambda r: r.seat):
-        if row.seat not in played and not row.bot and row.user_id is not None:
-            # The move being applied hands the turn on and starts it (``_apply``).
-            hand_to_bot(game, row, why=WHY_ABANDONMENT, now=now, begin_turn=False)
+    handed = [
+        row
+        for row in sorted(game.seats.all(), key=lambda r: r.seat)
+        if row.seat not in played and not row.bot and row.user_id is not None
+    ]
+    for row in handed:
+        # The move being applied hands the turn on and starts it (``_apply``).
+        hand_to_bot(game, row, why=WHY_ABANDONMENT, now=now, begin_turn=False, tell_player=False)
+    # Told once every seat has its bot, so that each email names the table as it now is
+    # (one queued between the changes named some seats with their stand-in, some without).
+    for row in handed:
+        notify.queue_stand_in(game, row, why=WHY_ABANDONMENT)
     return True

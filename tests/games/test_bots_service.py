@@ -251,6 +251,12 @@ def test_p25_with_stand_ins_hands_the_seats_to_bots_instead_of_abandoning(anna, 
         "abandonment"
     }
     assert len(emails("stand_in")) == 3 and emails("game_ended") == []
+    # Each told once every seat had changed: all name the table alike (queued between the
+    # changes, one named nobody's stand-in, the next one's, the last two).
+    subjects = {mail.to: mail.subject for mail in emails("stand_in")}
+    assert subjects[anna.email].count("bot stands in") == 2
+    assert subjects[bert.email].count("bot stands in") == 2
+    assert subjects[carla.email].count("bot stands in") == 2
     # The bots play it to its regular end, unless someone takes a seat back.
     for _ in range(2000):
         if game.status != GameStatus.ACTIVE:
