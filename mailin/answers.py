@@ -52,9 +52,10 @@ def parse_error_detail(error: MoveParseError) -> str:
 def refusal_detail(code: str, detail: str) -> str:
     """A ``GameError`` as the answer to an email says it (a reply is not a page to reload)."""
     if code == "stale_version":
+        # After "you wrote …, and nothing was played:" (mail_answer), so not said again.
         return _(
-            "Your reply answers an older email: the game has moved on since, so nothing was "
-            "played. The table as it is now is below."
+            "Your reply answers an older email: the game has moved on since. The table as it "
+            "is now is below."
         )
     return detail
 

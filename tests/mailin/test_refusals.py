@@ -71,6 +71,7 @@ def test_a_reply_to_an_older_email_is_refused_and_nothing_applied(duel, anna, li
     answer = answers_to(anna).last()
     assert "Move refused" in answer.subject
     assert "Your reply answers an older email" in answer.body_text
+    assert answer.body_text.count("nothing was played") == 1  # not twice in two sentences
     # It is still Anna's move: the answer shows the table now and replies to it go on.
     assert read_reply_addresses([answer.headers["Reply-To"]]).version == 1
 
