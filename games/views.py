@@ -50,7 +50,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             elif decision == "decline":
                 game = actions.do_decline_invitation(game.id, seat.user)
             else:
-                error = "Choose accept or decline."
+                error = _("Choose accept or decline.")
         except actions.GameError as refused:
             error = refused.detail
         seat.refresh_from_db()
@@ -60,6 +60,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     expired = game.invitation_has_expired(timezone.now())
     context = {
         "game": game,
+        "game_name": game.rules.NAME,
         "seat": seat,
         "seats": game.seats.select_related("user"),
         "error": error,

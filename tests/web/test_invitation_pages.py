@@ -114,9 +114,9 @@ def test_players_are_numbered_from_1_as_on_the_create_form(invited, bert):
     assert players.group(2).count("<li>") == 3
 
 
-def test_the_last_acceptance_links_a_signed_in_player_to_the_table(invited, bert, carla):
-    """The accept view signs nobody in (the token only proves the email arrived): a
-    player who is signed in already gets the link to the table, the others the email."""
+def test_the_last_acceptance_links_to_the_table(invited, bert, carla):
+    """Signed in or not (the accept view signs nobody in: the token only proves the email
+    arrived), the page leads to the table; signed out, the table asks for a login link."""
     game, links = invited
     Client().post(links[bert.email], {"decision": "accept"})
     signed_in = Client()
@@ -126,4 +126,22 @@ def test_the_last_acceptance_links_a_signed_in_player_to_the_table(invited, bert
     assert f'href="/games/{game.id}/"' in page
     anonymous = Client().get(links[carla.email]).content.decode()
     assert "The game has started" in anonymous
-    assert f'href="/games/{game.id}/"' not in anonymous
+    assert f'href="/games/{game.id}/"' in anonymous
+
+
+def test_a_rattenscharf_invitation_names_its_game(
+    anna, bert, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_create_game(anna, [anna.email, bert.email], game="rattenscharf")
+    [link] = re.findall(r"https?://\S+(/invitations/[^/\s]+/)", mailoutbox[-1].body)
+    page = Client().get(link).content.decode()
+    assert "Anna invites you to Rattenscharf" in page and "Invitation to Rattenscharf" in page
+    assert "Piratz</h1>" not in page and "passes for them" not in page
+    assert "the service moves for them as the rules say" in page
+
+
+def test_the_refusal_of_no_decision_is_in_the_readers_language(invited, bert):
+    _, links = invited
+    page = Client(headers={"accept-language": "de"}).post(links[bert.email], {"decision": "?"})
+    assert "Wähle Annehmen oder Ablehnen." in page.content.decode()
