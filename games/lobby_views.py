@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import formats
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -286,6 +287,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "deadline": game.deadline if game.is_active else None,
                 # As the table and the emails say it: with the reader's zone.
                 "deadline_text": describe.format_moment(game.deadline, zone),
+                "created": formats.date_format(game.created_at.astimezone(zone), "DATE_FORMAT"),
                 "answer": game.status == GameStatus.INVITED and game.my_accepted_at is None,
                 "has_moves": game.version > 0,
             }

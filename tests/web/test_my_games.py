@@ -242,3 +242,16 @@ def test_a_suspended_player_is_told_why_their_turn_cannot_be_played(anna, bert, 
     assert notice in client.get(f"/games/{game.id}/").content.decode()
     client.force_login(bert)
     assert notice not in client.get(f"/games/{game.id}/").content.decode()
+
+
+def test_games_with_the_same_players_are_told_apart_by_the_day_they_were_created(
+    anna, bert, client_of
+):
+    older, newer = start_game([anna, bert], seed=3), start_game([anna, bert], seed=4)
+    Game.objects.filter(id=older.id).update(created_at=datetime(2026, 11, 2, 23, 30, tzinfo=UTC))
+    preferences.do_update_settings(anna, {"time_zone": "Europe/Berlin"}, now=newer.created_at)
+    body = client_of(anna).get("/games/").content.decode()
+    assert "created Nov. 3, 2026" in body  # the day in Anna's zone (00:30 in Berlin)
+    german = client_of(anna)
+    german.cookies["django_language"] = "de"
+    assert "angelegt am 3. November 2026" in german.get("/games/").content.decode()
