@@ -14,7 +14,7 @@ from accounts.unsubscribe import settings_url, unsubscribe_url
 from games.describe import Names, format_moment, words_for
 from games.errors import GameError
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
-from games.movelog import public_log
+from games.movelog import log_to_describe
 from games.queries import game_with_seats
 from mailin.tokens import reply_address
 from notifications.models import OutboundEmail
@@ -570,12 +570,7 @@ def recap(game: Game, seat: int) -> list[str]:
     """
     # Up to the game's version: a turn email composed later shows its turn, not the next.
     moves = list(Move.objects.filter(game=game, number__lte=game.version).order_by("number"))
-    # Who played each move (not in the API's entries): a moderator's automatic move is told
-    # apart from one the deadline brought.
-    entries = [
-        {**entry, "actor": move.actor}
-        for entry, move in zip(public_log(game, seat, moves), moves, strict=True)
-    ]
+    entries = log_to_describe(game, seat, moves)
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
     rounds = {move.number: move.round for move in moves}
     names = Names([s.public_name for s in _seats(game)], seat)

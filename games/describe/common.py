@@ -21,6 +21,15 @@ def format_moment(moment: datetime | None, zone: ZoneInfo) -> str:
     return dateformat.format(local, pgettext("deadline date format", "l j F, H:i T"))
 
 
+def automatic_note(entry: dict, by_moderator: str) -> str:
+    """What an automatic log entry (P24, R34) is marked with: ``by_moderator`` (the game's
+    words) when its ``actor``, which callers may add to a public entry, is ``moderator``;
+    else that the deadline had passed. Never who the moderator was."""
+    if entry.get("actor") == "moderator":
+        return by_moderator
+    return _("(Played automatically: the deadline had passed.)")
+
+
 class Names:
     """Who sits where, as the reader of a text calls them ("you" for their own seat)."""
 

@@ -15,7 +15,7 @@ from collections import Counter
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from .common import Names
+from .common import Names, automatic_note
 
 # Rules P1 order; the singular is used for one item ("1 coin").
 TREASURE_SINGULAR = {
@@ -159,17 +159,8 @@ def describe_move(entry: dict, names: Names, card, *, rat_alert: bool = False) -
         values["kind"] = kind
         text = (_("You played %(kind)s.") if own else _("%(name)s played %(kind)s.")) % values
     if entry.get("automatic"):
-        text += " " + _automatic_note(entry)
+        text += " " + automatic_note(entry, _("(Played automatically by a moderator, rules P24.)"))
     return text
-
-
-def _automatic_note(entry: dict) -> str:
-    """What an automatic entry (rules P24) is marked with: a moderator played it (the entry's
-    ``actor``, which callers may add to a public entry, is ``moderator``), else the deadline
-    had passed. Never who the moderator was."""
-    if entry.get("actor") == "moderator":
-        return _("(Played automatically by a moderator, rules P24.)")
-    return _("(Played automatically: the deadline had passed.)")
 
 
 def _burial(action: dict, own: bool, card) -> str:

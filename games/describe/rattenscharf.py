@@ -14,7 +14,7 @@ from games.rules.rattenscharf import board as geometry
 from games.rules.rattenscharf.state import board_of, start_board
 from games.rules.rattenscharf.strips import COLOURS, STRIPS
 
-from .common import Names
+from .common import Names, automatic_note
 
 ABANDONED = pgettext_lazy(
     "why a game ended", "both players missed a whole turn back to back (rule R36)"
@@ -151,17 +151,8 @@ def _sentence(entry: dict, level: int, events, names: Names) -> str:
                 "strips": drawn,
             }
     if entry.get("automatic"):
-        text += " " + _automatic_note(entry)
+        text += " " + automatic_note(entry, _("(Played automatically by a moderator, rule R34.)"))
     return text
-
-
-def _automatic_note(entry: dict) -> str:
-    """What an automatic placement (R34) is marked with: a moderator played it (the entry's
-    ``actor``, which callers may add to a public entry, is ``moderator``), else the deadline
-    had passed. Never who the moderator was."""
-    if entry.get("actor") == "moderator":
-        return _("(Played automatically by a moderator, rule R34.)")
-    return _("(Played automatically: the deadline had passed.)")
 
 
 def describe_entry(
