@@ -27,7 +27,7 @@ run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (S
 test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# The fault suite (tests/faults/, README "Faults we test") is part of `make test` too; this
+# The fault suite (tests/faults/, docs/operating.md "Faults we test") is part of `make test` too; this
 # runs only it, on PostgreSQL (its processes share the test database).
 faults: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/piratz
 faults: $(INSTALLED)  ## Run only the fault suite (real gunicorn, Celery, Redis, PostgreSQL, SMTP).

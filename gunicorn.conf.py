@@ -9,7 +9,7 @@ connections as they come, not evenly, so one worker may hold them all: fewer tha
 ``threads`` such clients is what gunicorn alone is sure to carry
 (tests/faults/test_slow_clients.py proves 28 with the defaults), ``workers * threads``
 at best. Beyond that, serve behind a buffering proxy (nginx), which passes a request on
-only once it has all of it (README "Faults we test").
+only once it has all of it (docs/operating.md "Faults we test").
 
 Command-line flags override these (``bench/api.py`` sets its own).
 """
@@ -39,7 +39,7 @@ def post_worker_init(worker):
     the garbage collector's reach (``gc.freeze``): those objects live as long as the
     worker, yet each full collection walked them all, hundreds of thousands, in the middle
     of some request. Python's documentation suggests it for forking servers; measured in
-    BENCHMARKS.md ("Move path: third pass", the last rows).
+    BENCHMARKS.md "Move path".
     """
     import gc
 

@@ -4,7 +4,7 @@ The in-process run interleaves, per move, the move POST (``move_post``), the nex
 player's game GET when the turn passes (``next_player_get``) and one bare write
 (``bare_write``). Sampling it with py-spy (``pip install py-spy==0.4.3``; not a
 requirement of the project) and reading the samples here gives the table in
-BENCHMARKS.md ("Move path: third pass"): each part of each request kind in samples, as
+BENCHMARKS.md ("Move path"): each part of each request kind in samples, as
 a share of its kind, and in units of one bare write (there is one bare write per move,
 so a part's samples over all the bare writes' samples is its cost per move in bare
 writes), and last what the throughput goal leaves a move's own work (``budget``)::

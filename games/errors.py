@@ -10,7 +10,7 @@ class GameError(Exception):
     ``not_found``, ``not_a_player``, ``not_your_turn``, ``stale_version``,
     ``game_not_active``, ``throttled``, ``suspended``); ``detail`` is a sentence for a
     person, in the language active when it is raised (callers wrap it in ``gettext``:
-    the request's language, README "Languages").
+    the request's language, docs/players.md "Languages: English and German").
     ``games.api.errors.STATUS_OF_CODE`` maps each to its HTTP status.
     """
 

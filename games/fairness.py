@@ -6,7 +6,7 @@ dealt with the key derived from all of them (the rules' ``shuffle_key``); once t
 has ended the seed is published and ``verification`` redoes every shuffle. What is
 hidden when: the server seed, the key and everything derived from them (the deal, the
 reshuffles) only after the end (``seed_is_public``); the commitment and the client seeds
-from the moment they exist. See README "A shuffle anyone can check".
+from the moment they exist. See docs/shuffle.md.
 """
 
 import secrets

@@ -187,7 +187,7 @@ def queue_answer(
         context = _context(game, seat_row, command=command, move=move, refusal=refusal)
     context["can_reply"] = reply_to is not None
     # The footer of the game emails, without an unsubscribe link: an answer to the
-    # player's own email always goes (README "Which email goes when").
+    # player's own email always goes (docs/players.md "Which email goes when").
     context["settings_link"] = settings_url()
     headers = {"Reply-To": reply_to} if reply_to else {}
     if in_reply_to:

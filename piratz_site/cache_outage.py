@@ -1,7 +1,7 @@
 """When the cache's Redis stops answering: callers that can do without it skip it a while.
 
 Production keeps the throttle counters and the outbox's wake-up flag in the cache, on the
-Redis that is also Celery's broker (README "Running on several machines"). Neither is
+Redis that is also Celery's broker (docs/operating.md "Running on several machines"). Neither is
 needed to play: without them the throttles let API requests through uncounted (and refuse
 login links), and committed emails publish their own send task. ``redis_or_unavailable``
 turns Redis's connection errors into ``CacheUnavailable``, and after one, keeps raising it

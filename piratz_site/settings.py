@@ -1,6 +1,6 @@
 """Django settings: everything that varies between machines comes from the environment.
 
-Every variable is documented in README.md ("Configuration"). With nothing set, the
+Every variable is documented in docs/configuration.md. With nothing set, the
 service runs on a SQLite file under var/, writes emails to files under var/mail/ and
 passes Celery tasks as files under var/celery/, so `make run` needs no external service.
 """
@@ -39,15 +39,16 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "django_otp",
-    "django_otp.plugins.otp_totp",  # staff's second factor for /admin/ (README "Moderators")
+    # Staff's second factor for /admin/ (docs/moderation.md "Moderators: the admin").
+    "django_otp.plugins.otp_totp",
     "axes",  # failed /admin/ sign-ins limited per username and address
     "accounts",
     "games",
     "notifications",
     "moderation",  # audit log, suspensions, players' reports
-    "webhooks",  # players' webhooks per game (README "Webhooks")
+    "webhooks",  # players' webhooks per game (docs/webhooks.md)
     "anymail",  # inbound email parsing and the provider's signed inbound webhook
-    "mailin",  # playing by replying to the turn email (README "Playing by replying")
+    "mailin",  # playing by replying to the turn email (docs/mail-in.md)
 ]
 
 MIDDLEWARE = [
@@ -140,10 +141,11 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # The language of a page or API answer: the signed-in player's setting (User.language),
 # else the language switch's cookie, else the browser's Accept-Language, else English.
-# Emails go out in the recipient's setting (README "Languages").
+# Emails go out in the recipient's setting (docs/players.md "Languages: English and German").
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
-# The .po catalogs and their compiled .mo files, both committed (README "Languages").
+# The .po catalogs and their compiled .mo files, both committed
+# (docs/players.md "Languages: English and German").
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -155,8 +157,8 @@ STATIC_ROOT = VAR_DIR / "static"  # `manage.py collectstatic` fills it for produ
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
-# The language switch's cookie (README "Languages"): like the others, HTTPS-only on an
-# https site; no script reads it.
+# The language switch's cookie (docs/players.md "Languages: English and German"): like
+# the others, HTTPS-only on an https site; no script reads it.
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_HTTPONLY = True
 
@@ -207,7 +209,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # --- Celery --------------------------------------------------------------------------
 # The default broker is kombu's filesystem transport: messages are files under var/celery/,
 # so `make run` runs a real worker and beat with nothing installed (no server, no extra
-# package; README "Background work" says why this one). Production sets a Redis URL.
+# package; docs/decisions/0004-file-broker.md says why this one). Production sets a Redis URL.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_DIR = Path(env.str("CELERY_BROKER_DIR", str(VAR_DIR / "celery")))
@@ -274,7 +276,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
-    # Webhook retries, and posts whose task was lost (README "Webhooks").
+    # Webhook retries, and posts whose task was lost (docs/webhooks.md).
     "send-due-webhooks": {
         "task": "webhooks.tasks.send_due_webhook_deliveries",
         "schedule": SWEEP_SECONDS,
@@ -295,15 +297,16 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 21, min_value=0)
 LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
-# Webhooks (README "Webhooks"): per game, attempts per post, failed posts in a row before
-# a webhook is disabled, seconds per connect and per read. The loopback allowance (plain
+# Webhooks (docs/webhooks.md): per game, attempts per post, failed posts in a row before
+# a webhook is disabled, seconds per connect and per read, and for the whole post (an
+# endpoint trickling its answer cannot hold a worker longer). The loopback allowance (plain
 # http:// to 127.0.0.1) is for tests and local runs; `check --deploy` warns when it is on.
 WEBHOOKS_PER_GAME = env.int("WEBHOOKS_PER_GAME", 8, min_value=1)
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", 6, min_value=1)
 WEBHOOK_DISABLE_AFTER_FAILURES = env.int("WEBHOOK_DISABLE_AFTER_FAILURES", 3, min_value=1)
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 10, min_value=1)
 WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
-# Playing by replying to the email (README "Playing by replying to the email"): turn
+# Playing by replying to the email (docs/mail-in.md): turn
 # emails get a Reply-To of REPLY_ADDRESS with a signed token as its +tag, only when set.
 REPLY_DOMAIN = env.str("REPLY_DOMAIN", "")
 REPLY_ADDRESS = env.str("REPLY_ADDRESS", f"play@{REPLY_DOMAIN}" if REPLY_DOMAIN else "")
@@ -314,7 +317,7 @@ MAILIN_PER_ADDRESS_PER_HOUR = env.int("MAILIN_PER_ADDRESS_PER_HOUR", 60, min_val
 # Mailgun's inbound route posts to /inbound/mailgun/; its signature is checked with this key
 # (empty: that URL answers 404).
 ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", "")}
-# Bots at the table (README "Bots at the table"): a bot moves this many seconds after the
+# Bots at the table (docs/bots.md "Bots at the table"): a bot moves this many seconds after the
 # turn passes to it (0: at once); the deadline sweep plays its move if its task is still
 # not done that many seconds later (BOT_TURN_GRACE_SECONDS). A stand-in bot takes the seat
 # of a player who timed out STAND_IN_AFTER_TIMEOUTS turns in a row (the game's option).
@@ -374,7 +377,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookKindEnum": "webhooks.models.WebhookKind",
         "TreasureEnum": "games.rules.piratz.TREASURES",
     },
-    # games.api.schema.add_links: OpenAPI links between operations (README "Conformance").
+    # games.api.schema.add_links: OpenAPI links between operations (docs/api.md "Conformance").
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.add_links",

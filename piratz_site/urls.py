@@ -28,7 +28,7 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     # A player's email and time settings and vacations (the footer of every email links here).
     path("settings/", settings_page, name="settings-page"),
-    # Mailgun's inbound route: replies to turn emails (README "Playing by replying").
+    # Mailgun's inbound route: replies to turn emails (docs/mail-in.md).
     path("inbound/mailgun/", mailgun_inbound, name="mailin-mailgun"),
     path("", include("games.urls")),
 ]

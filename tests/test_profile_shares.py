@@ -1,5 +1,5 @@
 """bench/profile_shares.py: py-spy's samples sorted into the parts of a move, and the budget
-the throughput goal leaves the move's own work (BENCHMARKS "what 0.7x would take")."""
+the throughput goal leaves the move's own work (BENCHMARKS.md "Move path")."""
 
 from bench.profile_shares import budget, report, shares
 

@@ -1,5 +1,5 @@
 """Project-wide checks: migrations are complete, Django's system checks pass (also the
-deploy checks, with the production environment the README documents)."""
+deploy checks, with the production environment docs/operating.md documents)."""
 
 import os
 import subprocess
@@ -20,7 +20,8 @@ def test_system_checks_pass():
     call_command("check", fail_level="WARNING")
 
 
-# What an operator sets in production (README, "Running it for real"); .ci/run checks the same.
+# What an operator sets in production (docs/operating.md "Running it for real"); .ci/run
+# checks the same.
 PRODUCTION_ENVIRONMENT = {
     "SECRET_KEY": "a-long-random-production-key-" + "k" * 30,
     "SITE_URL": "https://piratz.example.org",

@@ -2,8 +2,8 @@
 
 ``X-Piratz-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the secret>``.
 The receiver recomputes the HMAC over the exact bytes it received and rejects a post whose
-``t`` is more than ``TOLERANCE_SECONDS`` from its own clock (a replayed post); README
-"Webhooks" has the recipe. The secret is HMAC(SECRET_KEY-derived key, webhook id): shown
+``t`` is more than ``TOLERANCE_SECONDS`` from its own clock (a replayed post); docs/webhooks.md
+has the recipe. The secret is HMAC(SECRET_KEY-derived key, webhook id): shown
 once when the webhook is created, recomputed for each post, and never written anywhere,
 so the database alone cannot forge posts. Rotating ``SECRET_KEY`` changes every secret.
 """

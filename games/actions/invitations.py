@@ -101,7 +101,7 @@ def do_create_game(
     count as accepted; when they are all, the game starts at once. Invitees get an email
     with a link to accept or decline; unknown addresses get an account (without a
     password) so they can play. ``stand_in_bots`` (None: on for 3-4 players) lets a bot
-    take the seat of a player who keeps timing out (README "Bots at the table").
+    take the seat of a player who keeps timing out (docs/bots.md "Bots at the table").
     ``client_seed`` is the host's optional contribution to the shuffle key (a checkable
     shuffle: ``games.fairness``); the game's server seed is drawn and committed to here.
     Raises ``GameError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended

@@ -1,4 +1,4 @@
-"""Taking your seat back from the stand-in bot that plays it (README "Bots at the table")."""
+"""Taking your seat back from the stand-in bot that plays it (docs/bots.md "Bots at the table")."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view

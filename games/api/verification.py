@@ -9,7 +9,7 @@ from games import actions, fairness, queries
 from games.api.errors import refused
 
 _DESCRIPTION = (
-    'A checkable shuffle (README "A shuffle anyone can check"). When the game was created '
+    "A checkable shuffle (docs/shuffle.md). When the game was created "
     "the server drew a secret seed and published `commitment` = SHA-256 of "
     "`piratz-shuffle-commitment:v1:` and the seed's 32 bytes. Each player may have given a "
     "`client_seed` when accepting. The game was dealt with `key` = SHA-256 of "

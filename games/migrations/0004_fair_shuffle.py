@@ -1,5 +1,5 @@
 # A checkable shuffle: the game's secret server seed and its public commitment, and each
-# seat's public client seed (README "A shuffle anyone can check").
+# seat's public client seed (docs/shuffle.md).
 
 from django.db import migrations, models
 

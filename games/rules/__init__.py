@@ -51,7 +51,7 @@ as that seat may see it (``memory``, oldest first), using only ``rng`` (a
 and raises ``ValueError`` for an unknown level or a view without legal actions. A game
 that offers bots has both names; the service seats bots only in such games.
 
-Optional: a game whose shuffles anyone can check (README "A shuffle anyone can check")
+Optional: a game whose shuffles anyone can check (docs/shuffle.md)
 takes ``key`` in ``new_game(players, seed=None, key=None, **options)`` (32 bytes
 instead of a seed; the game is then a function of the key: an int seed still deals
 exactly the game it always did) and exposes ``shuffle_commitment(server_seed) -> str``

@@ -1,4 +1,4 @@
-// The invitation page's client seed (README "A shuffle anyone can check"): fill the empty
+// The invitation page's client seed (docs/shuffle.md "The construction"): fill the empty
 // field with 128 random bits from the browser's own generator, so the player adds
 // randomness the server cannot know in advance. The player may change or clear it.
 (function () {

@@ -1,7 +1,7 @@
 """The OpenAPI schema says what the API does: errors, nullability, strict bodies, enums, auth.
 
 Whether the API keeps these promises is checked by schemathesis against a running server
-(tests/conformance/run.py, in CI; README "Conformance").
+(tests/conformance/run.py, in CI; docs/api.md "Conformance").
 """
 
 import itertools

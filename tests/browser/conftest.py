@@ -302,7 +302,7 @@ class Visitor:
         assert width <= inner, f"{self.name}: {self.where} scrolls sideways ({width} > {inner})"
 
     def screenshot(self, name: str) -> Path:
-        """The whole page as ``var/screenshots/<name>.png`` (not committed; see README)."""
+        """The whole page as ``var/screenshots/<name>.png`` (not committed; see docs/testing.md)."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=True)

@@ -7,7 +7,7 @@ dropped and created afresh, or by default a new SQLite file), migrates it, seeds
 with an API key and games in every state (``seed.py``), serves it with gunicorn on a free
 port of 127.0.0.1 with production settings (DEBUG off), runs ``schemathesis run`` with
 ``schemathesis.toml`` and exits with its status: non-zero on any server error, schema
-violation or other failed check. CI runs it (``.ci/run``); README "Conformance".
+violation or other failed check. CI runs it (``.ci/run``); docs/api.md "Conformance".
 """
 
 import os

@@ -341,7 +341,7 @@ BOTS_TAKE_OVER = (
 
 def test_auto_moved_warns_of_p25_only_without_stand_in_bots(anna, bert, carla, time_machine):
     """With stand-in bots on, a whole round of automatic moves does not end the game: a bot
-    takes the seats over (README "Bots at the table"), and the email says so instead."""
+    takes the seats over (docs/bots.md "Bots at the table"), and the email says so instead."""
     game = start_game([anna, bert, carla], stand_in_bots=True)
     time_machine.move_to(game.deadline, tick=False)
     actions.do_play_timeout(game.id, expected_version=game.version)

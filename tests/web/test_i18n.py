@@ -56,8 +56,9 @@ def test_every_translation_keeps_the_placeholders_of_its_msgid(catalog):
 
 
 def test_the_committed_mo_is_the_build_of_the_po(catalog):
-    """The .mo is committed so that a fresh machine needs no gettext tools (README
-    "Languages"); this fails when the .po was changed without `compilemessages`."""
+    """The .mo is committed so that a fresh machine needs no gettext tools (docs/players.md
+    "Languages: English and German"); this fails when the .po was changed without
+    `compilemessages`."""
     mo_path = GERMAN_PO.with_suffix(".mo")
     assert mo_path.exists(), "run: manage.py compilemessages -l de --ignore=.venv"
     with mo_path.open("rb") as handle:
@@ -140,7 +141,7 @@ def test_every_string_marked_for_translation_has_german(catalog):
     )
     assert missing == [], (
         "new strings without German: run makemessages -l de, translate, compilemessages "
-        '(README "Languages")'
+        '(docs/players.md "Languages: English and German")'
     )
 
 

@@ -91,7 +91,8 @@ def test_a_moderators_forced_move_is_posted_as_such_not_as_a_passed_deadline(
 
 
 def test_signature_follows_the_documented_recipe(game, anna, receiver):
-    """The README's receiver recipe, written out with hashlib alone."""
+    """The receiver recipe of docs/webhooks.md "Signature (`json` only)", written out with
+    hashlib alone."""
     import hashlib
     import hmac
 

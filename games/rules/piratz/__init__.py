@@ -1,7 +1,7 @@
 """Piratz (Igel Spiele, 2-4 players) as a pure rules engine: the CONTRACT section 1 entry points.
 
 Pure Python: no Django, database, clock, network or global RNG; a game is a ``State``
-value moved on by ``apply``. See /work/shared/rules/PIRATZ.md for rules P1-P25 (P25,
+value moved on by ``apply``. See docs/rules/piratz.md for rules P1-P25 (P25,
 abandonment, is the service's job).
 """
 

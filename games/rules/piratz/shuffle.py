@@ -35,7 +35,7 @@ def keyed_order(key, label, number, items):
     )
 
 
-# A checkable shuffle (README "A shuffle anyone can check"). The service draws a secret
+# A checkable shuffle (docs/shuffle.md). The service draws a secret
 # server seed and publishes its commitment before any player has chosen anything; each
 # player may add a client seed; the game's key mixes them all. Published after the end,
 # the seed lets anyone redo every shuffle with tools/verify_game.py, a stdlib-only copy

@@ -1,7 +1,7 @@
 """Rattenscharf (Michael Schacht, Queen Games 2005, 2 players) as a pure rules engine.
 
 Pure Python: no Django, database, clock, network or global RNG; a game is a ``State``
-value moved on by ``apply``. See /work/shared/rules/RATTENSCHARF.md for rules R1-R36
+value moved on by ``apply``. See docs/rules/rattenscharf.md for rules R1-R36
 (R36, abandonment, is the service's job: ``ROUNDS_TO_ABANDON``, its rounds being turns).
 """
 
