@@ -2,21 +2,26 @@
 
 Both ways mail arrives send anymail's ``inbound`` signal with an ``AnymailInboundMessage``:
 the provider's webhook (``mailin.views``, signature checked by anymail) and ``manage.py
-receive_email`` (a mail server's pipe). ``handle_message`` then, in this order:
+receive_email`` (a mail server's pipe). Both have refused what is too big to parse
+(``mailin.intake.read_raw``). ``handle_message`` then, in this order:
 
-1. drops auto-replies (vacation responders, bounces, lists): answering them loops;
-2. drops a message with no valid reply token among its recipients;
-3. drops it past ``MAILIN_PER_ADDRESS_PER_HOUR`` messages from its sender;
+1. raises ``UnreadableMessage`` for a message it cannot read within bounds (too many
+   parts or headers, not exactly one sender address: ``mailin.intake``);
+2. drops auto-replies (vacation responders, bounces, lists): answering them loops;
+3. drops a message with no valid reply token among its first recipients;
 4. drops it when the sender is not the address of the token's player (a forged or
-   forwarded reply), or when it is a copy of a message already handled (same Message-ID);
-5. parses the first line the player wrote; plays it with ``do_play_move`` at the token's
+   forwarded reply);
+5. drops it past ``MAILIN_PER_ADDRESS_PER_HOUR`` messages from that player, or when it is
+   a copy of a message of theirs already handled (same Message-ID);
+6. parses the first line the player wrote; plays it with ``do_play_move`` at the token's
    version, so a reply to an old email is refused, never applied to a newer state;
-6. answers the player: the move played and the new table, or why not and what is legal.
+7. answers the player: the move played and the new table, or why not and what is legal.
 
 Dropped messages get no answer (no backscatter to forged senders) and one log line, with
-the sender masked and never the token. Unexpected errors propagate: the webhook answers
-500 and the provider retries; the pipe command exits with EX_TEMPFAIL and the mail server
-retries.
+the sender masked and never the token; the doors log unreadable ones and tell their
+sender not to retry. Other errors propagate: the webhook answers 500 and the provider
+retries; the pipe command exits with EX_TEMPFAIL when the error is transient (database or
+cache down), and the mail server retries.
 """
 
 import hashlib
@@ -40,7 +45,8 @@ from games.models import Move, Seat
 from piratz_site.redaction import mask_email
 
 from .answers import parse_error_detail, queue_answer, refusal_detail
-from .parser import MoveParseError, command_line, parse_move, text_of_html
+from .intake import body_text, check_message, message_id_of, recipients_of, sender_of
+from .parser import MoveParseError, command_line, parse_move
 from .tokens import read_reply_addresses
 
 logger = logging.getLogger(__name__)
@@ -75,18 +81,19 @@ def on_inbound(sender, event, esp_name, **kwargs) -> None:
 def handle_message(message: AnymailInboundMessage) -> Outcome:
     """Handle one inbound email (see the module docstring); what was done.
 
-    Its recipients are its ``To``, ``Cc``, ``Delivered-To``, ``X-Original-To`` and
-    ``Envelope-To`` headers and the ``envelope_recipient`` the provider or pipe gave.
+    Its recipients are the ``envelope_recipient`` the provider or pipe gave, then its
+    ``To``, ``Cc``, ``Delivered-To``, ``X-Original-To`` and ``Envelope-To`` headers
+    (``mailin.intake.recipients_of``). Raises ``UnreadableMessage`` having done nothing
+    and logged nothing (the door logs it).
     """
-    sender = message.from_email.addr_spec if message.from_email else ""
-    masked = mask_email(sender) if "@" in sender else "(no sender)"
-    if not sender or is_auto_reply(message):
+    check_message(message)
+    sender = sender_of(message)
+    masked = mask_email(sender)
+    if is_auto_reply(message, sender):
         return _dropped(Outcome.AUTO_REPLY, masked)
-    token = read_reply_addresses(_recipients(message))
+    token = read_reply_addresses(recipients_of(message))
     if token is None:
         return _dropped(Outcome.NO_TOKEN, masked)
-    if not _within_rate(sender):
-        return _dropped(Outcome.RATE_LIMITED, masked, level=logging.WARNING)
     seat = (
         Seat.objects.select_related("user", "game")
         .filter(game_id=token.game_id, seat=token.seat, user_id=token.user_id)
@@ -96,11 +103,17 @@ def handle_message(message: AnymailInboundMessage) -> Outcome:
         return _dropped(Outcome.NO_TOKEN, masked)
     if normalize_email(sender) != normalize_email(seat.user.email):
         return _dropped(Outcome.WRONG_SENDER, masked, level=logging.WARNING)
-    duplicate_key = _duplicate_key(message)
+    # Counted only now, per player: counted by the From address before it was checked,
+    # anyone holding a reply token of their own could use up another player's allowance
+    # with forged mail, and silence their moves by email.
+    if not _within_rate(seat.user_id):
+        return _dropped(Outcome.RATE_LIMITED, masked, level=logging.WARNING)
+    message_id = message_id_of(message)
+    duplicate_key = _duplicate_key(seat.user_id, message_id)
     if duplicate_key and not cache.add(duplicate_key, 1, timeout=DUPLICATE_DAYS * 86400):
         return _dropped(Outcome.DUPLICATE, masked)
     try:
-        outcome = _play(message, seat, token.version)
+        outcome = _play(seat, token.version, body_text(message), message_id)
     except BaseException:
         if duplicate_key:  # not handled after all: the retry must not be taken for a copy
             cache.delete(duplicate_key)
@@ -109,11 +122,9 @@ def handle_message(message: AnymailInboundMessage) -> Outcome:
     return outcome
 
 
-def _play(message: AnymailInboundMessage, seat: Seat, version: int) -> Outcome:
+def _play(seat: Seat, version: int, body: str, in_reply_to: str) -> Outcome:
     user = seat.user
-    body = message.text if message.text is not None else text_of_html(message.html or "")
     command = command_line(body)
-    in_reply_to = (message.get("Message-ID") or "").strip()[:998]
     with translation.override(language_of(user)):
         refusal = ""
         if user.is_suspended():
@@ -142,12 +153,14 @@ def _play(message: AnymailInboundMessage, seat: Seat, version: int) -> Outcome:
     return Outcome.REFUSED
 
 
-def is_auto_reply(message: AnymailInboundMessage) -> bool:
-    """Whether a robot sent ``message``: an auto-reply, a bounce or a mailing list's copy.
+def is_auto_reply(message: AnymailInboundMessage, sender: str) -> bool:
+    """Whether a robot sent ``message`` (from ``sender``): an auto-reply, a bounce or a
+    mailing list's copy.
 
     RFC 3834 ``Auto-Submitted`` (anything but ``no``), the de-facto ``X-Autoreply``,
     ``X-Autorespond`` and ``Precedence: bulk/junk/list/auto_reply``, list headers, a
-    delivery report, the null or a daemon's sender, and vacation-style subjects.
+    delivery report, the null or a daemon's sender, and vacation-style subjects. Reads
+    headers ``check_message`` has bounded.
     """
     auto_submitted = (message.get("Auto-Submitted") or "").strip().lower()
     if auto_submitted and auto_submitted != "no":
@@ -161,32 +174,25 @@ def is_auto_reply(message: AnymailInboundMessage) -> bool:
         return True
     if (message.get("Return-Path") or "").strip() == "<>":
         return True
-    sender = message.from_email.addr_spec if message.from_email else ""
     return bool(_ROBOT_SENDER_RE.match(sender) or _AUTO_SUBJECT_RE.match(message.subject or ""))
 
 
-def _recipients(message: AnymailInboundMessage) -> list[str]:
-    headers = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
-    values = [str(value) for name in headers for value in message.get_all(name, [])]
-    envelope = getattr(message, "envelope_recipient", None)
-    return [envelope, *values] if envelope else values
-
-
-def _within_rate(sender: str) -> bool:
-    """Count one message from ``sender``; whether it is within this hour's allowance."""
-    digest = hashlib.sha256(normalize_email(sender).encode()).hexdigest()[:32]
+def _within_rate(user_id: int) -> bool:
+    """Count one message from the player ``user_id`` (its sender checked); whether it is
+    within this hour's allowance."""
     hour = int(timezone.now().timestamp() // 3600)
-    taken = add_to_counter(f"mailin:rate:{digest}:{hour}", 1, timeout=2 * 3600)
+    taken = add_to_counter(f"mailin:rate:user:{user_id}:{hour}", 1, timeout=2 * 3600)
     return taken <= settings.MAILIN_PER_ADDRESS_PER_HOUR
 
 
-def _duplicate_key(message: AnymailInboundMessage) -> str | None:
+def _duplicate_key(user_id: int, message_id: str) -> str | None:
     # A provider retrying its webhook, or a mail server delivering twice, sends the same
-    # Message-ID: answered once. (do_play_move would not play it twice anyway.)
-    message_id = (message.get("Message-ID") or "").strip()
+    # Message-ID: answered once. (do_play_move would not play it twice anyway.) Per player:
+    # anyone may write any Message-ID, and one player's must not make another's a "copy".
     if not message_id:
         return None
-    return "mailin:seen:" + hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    digest = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    return f"mailin:seen:{user_id}:{digest}"
 
 
 def _dropped(outcome: Outcome, masked_sender: str, *, level: int = logging.INFO) -> Outcome:

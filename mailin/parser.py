@@ -54,6 +54,7 @@ _QUOTE_HEADERS = re.compile(
     re.IGNORECASE,
 )
 MAX_LINE = 200
+_MAX_QUOTE_HEADER = 500
 
 
 class MoveParseError(ValueError):
@@ -72,10 +73,44 @@ class MoveParseError(ValueError):
 
 
 def text_of_html(markup: str) -> str:
-    """The text a reader sees in an HTML-only email, quoted parts (``blockquote``) left out."""
-    markup = re.sub(r"(?is)<(script|style|head|blockquote)\b.*?</\1\s*>", "\n", markup)
+    """The text a reader sees in an HTML-only email, quoted parts (``blockquote``) left out.
+
+    Linear in the length of ``markup``, whatever it holds (it comes from anyone).
+    """
+    markup = _without_hidden_elements(markup)
     markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|h\d)\s*>", "\n", markup)
-    return html.unescape(re.sub(r"(?s)<[^>]*>", "", markup))
+    # [^<>], not [^>]: each "<" without a ">" would otherwise scan to the end of the text.
+    return html.unescape(re.sub(r"<[^<>]*>", "", markup))
+
+
+_HIDDEN_OPENING_RE = re.compile(r"<(script|style|head|blockquote)\b", re.IGNORECASE)
+_HIDDEN_CLOSING_RE = {
+    name: re.compile(rf"</{name}\s*>", re.IGNORECASE)
+    for name in ("script", "style", "head", "blockquote")
+}
+
+
+def _without_hidden_elements(markup: str) -> str:
+    """``markup`` with each script, style, head and blockquote element (with what it holds)
+    replaced by a line break; an element never closed is left as it is.
+
+    One pass: a regex's lazy ``.*?`` up to a back-referenced closing tag searches the
+    rest of the text again for each unclosed opening tag, quadratic in a hostile email.
+    Once a closing tag is not found after one opening, none is after any later one.
+    """
+    kept, position, unclosed = [], 0, set()
+    for opening in _HIDDEN_OPENING_RE.finditer(markup):
+        name = opening.group(1).lower()
+        if opening.start() < position or name in unclosed:
+            continue  # inside an element already removed, or never closed
+        closing = _HIDDEN_CLOSING_RE[name].search(markup, opening.end())
+        if closing is None:
+            unclosed.add(name)
+            continue
+        kept += [markup[position : opening.start()], "\n"]
+        position = closing.end()
+    kept.append(markup[position:])
+    return "".join(kept)
 
 
 def command_line(text: str) -> str:
@@ -88,7 +123,9 @@ def command_line(text: str) -> str:
         line = raw.strip().lstrip("\ufeff")
         if not line:
             continue
-        if line.startswith((">", "|")) or line in ("--", "-- ") or _QUOTE_HEADERS.match(line):
+        # _QUOTE_HEADERS backtracks (cubic in a long line): a quote header is far shorter.
+        head = line[:_MAX_QUOTE_HEADER]
+        if line.startswith((">", "|")) or line in ("--", "-- ") or _QUOTE_HEADERS.match(head):
             return ""
         return line[:MAX_LINE]
     return ""

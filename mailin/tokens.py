@@ -7,7 +7,9 @@ must survive as the local part of an address: at most 64 characters (RFC 5321), 
 characters: the payload (game UUID, seat, user id, version, issue time) and the first 8
 bytes of an HMAC-SHA256 keyed by ``SECRET_KEY`` (and ``SECRET_KEY_FALLBACKS``) with this
 module's own salt, Django's ``salted_hmac``, as ``django.core.signing`` uses it. 64 bits
-of signature against an attacker who must send one email per guess, rate limited.
+of signature against an attacker who must send one email per guess: some 2**63 emails.
+(Guesses are not counted: ``mailin.handler`` counts a player's messages once the token
+and the sender are checked, so that nobody else's mail can use up their allowance.)
 
 The version makes a token single-use in effect: ``do_play_move`` refuses it once the
 game has moved on, so a reply to an old email is never applied to a newer state.

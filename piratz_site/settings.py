@@ -314,6 +314,9 @@ if REPLY_ADDRESS and ("@" not in REPLY_ADDRESS or "+" in REPLY_ADDRESS.partition
     raise ImproperlyConfigured("REPLY_ADDRESS must be a plain address such as play@example.com.")
 REPLY_TOKEN_MAX_AGE_DAYS = env.int("REPLY_TOKEN_MAX_AGE_DAYS", 45, min_value=1)
 MAILIN_PER_ADDRESS_PER_HOUR = env.int("MAILIN_PER_ADDRESS_PER_HOUR", 60, min_value=1)
+# Inbound mail larger than this is dropped unread (a reply with a move is a few KB; the
+# Mailgun webhook answers 406, the pipe exits 0; mailin.intake).
+MAILIN_MAX_MESSAGE_BYTES = env.int("MAILIN_MAX_MESSAGE_BYTES", 1024 * 1024, min_value=64 * 1024)
 # Mailgun's inbound route posts to /inbound/mailgun/; its signature is checked with this key
 # (empty: that URL answers 404).
 ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", "")}

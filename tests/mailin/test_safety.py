@@ -1,10 +1,12 @@
 """What is dropped without an answer, rate limits, and the token kept out of storage and logs."""
 
 import logging
+import re
 from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import OperationalError
 from django.utils import timezone
 
 from games import notify
@@ -118,6 +120,37 @@ def test_replies_are_rate_limited_per_address(duel, anna, settings, caplog):
     assert Game.objects.get(id=duel.id).version == 1
 
 
+def test_forged_mail_to_ones_own_token_does_not_use_up_another_players_allowance(
+    duel, anna, bert, carla, settings, caplog
+):
+    # Carla holds a reply token of her own (her game with Bert): 60 messages to it that
+    # claim to come from Anna are dropped as wrong_sender, and must not count as Anna's.
+    settings.MAILIN_PER_ADDRESS_PER_HOUR = 60
+    start_game([carla, bert])
+    carlas_address = latest_reply_to(carla)
+    next_hour = timezone.now().replace(minute=1) + timedelta(hours=1)  # one counting window
+    with time_machine.travel(next_hour, tick=False):
+        for _ in range(60):
+            pipe(build_reply(anna.email, carlas_address, "reveal"))
+        assert caplog.text.count("a***@example.com dropped: wrong_sender") == 60
+        pipe(build_reply(anna.email, latest_reply_to(anna), "reveal"))
+    assert Game.objects.get(id=duel.id).version == 1
+
+
+def test_another_players_message_id_does_not_make_a_reply_a_copy(duel, anna, bert, carla):
+    # Anyone may write any Message-ID; Carla's own (authenticated) message with the ID of
+    # Anna's reply must not make Anna's reply "a copy already handled".
+    start_game([carla, bert])
+    message_id = "<same-id@client.example>"
+    pipe(with_message_id(build_reply(carla.email, latest_reply_to(carla), "nonsense"), message_id))
+    pipe(with_message_id(build_reply(anna.email, latest_reply_to(anna), "reveal"), message_id))
+    assert Game.objects.get(id=duel.id).version == 1
+
+
+def with_message_id(raw: bytes, message_id: str) -> bytes:
+    return re.sub(rb"(?m)^Message-ID: .*$", b"Message-ID: " + message_id.encode(), raw)
+
+
 def test_a_message_delivered_twice_is_answered_once(duel, anna):
     raw = build_reply(anna.email, latest_reply_to(anna), "nonsense")
     pipe(raw)
@@ -147,7 +180,7 @@ def test_the_pipe_asks_the_mail_server_to_retry_when_handling_fails(duel, anna, 
     raw = build_reply(anna.email, latest_reply_to(anna), "reveal")
 
     def broken(*args, **kwargs):
-        raise RuntimeError("database went away")
+        raise OperationalError("database went away")
 
     monkeypatch.setattr(handler, "_play", broken)
     with pytest.raises(SystemExit) as exited:
@@ -156,6 +189,17 @@ def test_the_pipe_asks_the_mail_server_to_retry_when_handling_fails(duel, anna, 
     monkeypatch.undo()
     pipe(raw)  # the mail server's retry, same Message-ID: not taken for a copy
     assert Game.objects.get(id=duel.id).version == 1
+
+
+def test_the_pipe_drops_a_message_whose_handling_fails_for_good(duel, anna, monkeypatch, caplog):
+    # A fault no retry mends: retried for days, then bounced to a sender who may be forged.
+    def broken(*args, **kwargs):
+        raise ValueError("a fault of ours")
+
+    monkeypatch.setattr(handler, "_play", broken)
+    pipe(build_reply(anna.email, latest_reply_to(anna), "reveal"))  # exits 0
+    assert "could not be handled; dropped" in caplog.text
+    assert nothing_happened(duel)
 
 
 def test_no_reply_to_without_a_reply_address(anna, bert, settings):
