@@ -8,6 +8,7 @@ passes Celery tasks as files under var/celery/, so `make run` needs no external 
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 from .env import Env, secret_key, url_host
 
@@ -57,6 +58,10 @@ MIDDLEWARE = [
     # Before SecurityMiddleware: forwarded headers count only from TRUSTED_PROXIES.
     "piratz_site.proxies.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy and Permissions-Policy on every answer (SECURE_CSP and
+    # PERMISSIONS_POLICY below).
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it reads the switch's choice there and in its cookie), before
@@ -177,6 +182,48 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0, min_value=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
+# Scripts, styles, images and fonts only from this site's own files: no inline script,
+# style attribute or on*= handler anywhere (tests/web/test_security_headers.py greps the
+# templates; the browser tests fail on any violation), so injected markup cannot run.
+# No nonce: Django's admin needs one only for a change list without actions (none here).
+# data: images are the SVG icons inside Swagger UI's and the admin's stylesheets.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+# No page uses the browser's devices or sensors, nor lets an embedded page use them.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "bluetooth",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
 # A slow game lasts weeks: a sign-in lasts SESSION_DAYS, so the links of later emails just
 # open the page instead of asking to sign in again.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * env.int("SESSION_DAYS", 30, min_value=1)

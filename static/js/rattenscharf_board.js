@@ -1,7 +1,8 @@
 // The Rattenscharf board's zoom (templates/games/rattenscharf/board.html): buttons and the
 // + and - keys scale the board inside its scrolling frame, keeping the middle of the
 // frame in view. Panning is the frame's own scrolling (touch, wheel, scroll bars, keys).
-// Without JavaScript the board shows at its normal size and scrolls the same.
+// The board's normal width is set here from its data-columns (a style attribute would be
+// refused by the Content-Security-Policy); without JavaScript the board fits its frame.
 (function () {
   "use strict";
   var STEP = 1.25, MIN = 0.5, MAX = 3;
@@ -12,6 +13,7 @@
     var viewport = board.querySelector("[data-board-viewport]");
     var controls = board.querySelector("[data-zoom-controls]");
     var zoom = 1;
+    board.style.setProperty("--rs-columns", board.dataset.columns);
 
     function zoomBy(factor) {
       var next = Math.min(MAX, Math.max(MIN, zoom * factor));

@@ -1,8 +1,10 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against Django's live test server.
 
 Every page a ``Visitor`` opens or reaches by a click is checked the same way: no console
-errors, no serious or critical axe-core violations (once per kind of page), and no hidden
-information in any document or fragment the browser received (``HiddenInformationScan``).
+errors, no Content-Security-Policy violation, no serious or critical axe-core violations
+(once per kind of page), and no hidden information in any document or fragment the browser
+received (``HiddenInformationScan``). A CSP violation seen after a visitor's last check
+fails the test when its visitors are closed.
 """
 
 import os
@@ -146,6 +148,17 @@ HOLD_PERIODIC_TIMERS = """
 })();
 """
 
+# Every refusal by the Content-Security-Policy, as a console line the Visitor collects:
+# Chrome logs some refusals only as warnings, and a refused style or image raises no error.
+# An init script runs before the page's own scripts and whatever the page's CSP says.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`Content Security Policy violation: ${event.effectiveDirective} refused `
+    + `${event.blockedURI || "inline code"} at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+CSP_MARK = "Content Security Policy"
+
 
 class Visitor:
     """One person at their own browser: cookies, language and screen size of their own.
@@ -167,9 +180,11 @@ class Visitor:
         )
         if context is None:
             self.context.add_init_script(HOLD_PERIODIC_TIMERS)
+            self.context.add_init_script(REPORT_CSP_VIOLATIONS)
         self.context.set_default_timeout(NAVIGATION_TIMEOUT)
         self.page = self.context.new_page()
         self.console_errors: list[str] = []
+        self.csp_violations: list[str] = []
         self.scanners: list[Scanner] = []
         self._responses: list = []
         self.page.on("console", self._on_console)
@@ -177,7 +192,9 @@ class Visitor:
         self.page.on("response", self._on_response)
 
     def _on_console(self, message) -> None:
-        if message.type == "error":
+        if CSP_MARK in message.text:  # whatever its level (see REPORT_CSP_VIOLATIONS)
+            self.csp_violations.append(f"{message.text} at {message.location.get('url')}")
+        elif message.type == "error":
             self.console_errors.append(f"{message.text} at {message.location.get('url')}")
 
     def _on_response(self, response) -> None:
@@ -236,11 +253,17 @@ class Visitor:
         self.page.wait_for_load_state("load")
         errors, self.console_errors = self.console_errors, []
         assert not errors, redact_text(f"{self.name}: console errors on {self.where}: {errors}")
+        self.assert_no_csp_violation()
         self.scan_responses()
         # The page as the browser shows it now, whatever its scripts have added to it.
         for scan in self.scanners:
             scan(self.page.url, self.page.content(), "text/html")
         self.check_accessibility()
+
+    def assert_no_csp_violation(self) -> None:
+        """Nothing the Content-Security-Policy refused since the last check."""
+        violations, self.csp_violations = self.csp_violations, []
+        assert not violations, redact_text(f"{self.name}: CSP violations: {violations}")
 
     def scan_responses(self) -> None:
         """Hand every document and fragment received since the last check to the scanners."""
@@ -328,6 +351,9 @@ def visitors(browser, site) -> Iterator[Callable[..., Visitor]]:
     yield make
     for visitor in made:
         visitor.close()
+    # Refusals after a visitor's last checked page (a script run by a click, a late image).
+    for visitor in made:
+        visitor.assert_no_csp_violation()
 
 
 def a_game_id(url: str) -> uuid.UUID:

@@ -82,6 +82,9 @@ def check_phone_board(visitor: Visitor) -> None:
     viewport = visitor.page.locator("[data-board-viewport]")
     svg = visitor.page.locator(".rs-svg")
     before = svg.bounding_box()["width"]
+    # Its normal width: 1.9rem a column on a phone, from data-columns (no style attribute).
+    columns = int(visitor.page.locator(".rs-board").get_attribute("data-columns"))
+    assert before == pytest.approx(columns * 1.9 * 16, abs=1), (columns, before)
     zoom_in = visitor.page.get_by_role("button", name="Zoom in")
     zoom_in.click()
     zoom_in.click()

@@ -2,9 +2,14 @@
 wrote them, decoded, with links that work when clicked."""
 
 import importlib
+import ipaddress
+import os
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 from django.urls import clear_url_caches
 
@@ -115,3 +120,74 @@ def test_read_mailbox_decodes_several_emails_in_one_file(
     assert len(emails) == 3
     assert all(email.to == "anna@example.com" for email in emails)
     assert "=3D" not in emails[-1].body and "/accounts/login/" in emails[-1].body
+
+
+# --- Only for a browser on this machine (`make run ADDR=0.0.0.0:8000` serves the network) ---
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.1.1", "::1", "::ffff:127.0.0.1"])
+def test_a_browser_on_this_machine_sees_the_mailbox(
+    debug_on, mail_files, client, address, django_capture_on_commit_callbacks
+):
+    _send_login_link("anna@example.com", django_capture_on_commit_callbacks)
+    response = client.get(URL, REMOTE_ADDR=address)
+    assert response.status_code == 200
+    assert "/accounts/login/" in response.content.decode()
+
+
+@pytest.mark.parametrize("address", ["192.168.1.5", "10.0.0.7", "fe80::1", "::ffff:192.168.1.5"])
+def test_a_browser_on_the_network_is_refused_with_a_sentence(
+    debug_on, mail_files, client, address, django_capture_on_commit_callbacks
+):
+    _send_login_link("anna@example.com", django_capture_on_commit_callbacks)
+    response = client.get(URL, REMOTE_ADDR=address)
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "only to a browser on the machine that runs the service" in page
+    assert "var/mail/" in page and "/accounts/login/" not in page
+
+
+def test_a_forwarded_loopback_address_proves_nothing(
+    debug_on, mail_files, client, settings, django_capture_on_commit_callbacks
+):
+    """X-Forwarded-For is the client's word: the connection's own address counts."""
+    _send_login_link("anna@example.com", django_capture_on_commit_callbacks)
+    spoofed = client.get(URL, REMOTE_ADDR="192.168.1.5", HTTP_X_FORWARDED_FOR="127.0.0.1")
+    assert spoofed.status_code == 403
+    # A proxy on this machine, trusted, forwarding for a client on the network: refused too.
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("127.0.0.1/32")]
+    proxied = client.get(URL, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.5")
+    assert proxied.status_code == 403
+    # A trusted proxy elsewhere on the network saying its client is loopback: not this machine.
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("10.0.0.2/32")]
+    relayed = client.get(URL, REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="127.0.0.1")
+    assert relayed.status_code == 403
+
+
+def _run_local(addr: str, tmp_path: Path) -> str:
+    """bin/run-local's warnings for ``addr``, with a stand-in Python that exits at once."""
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\nexit 0\n")
+    python.chmod(0o755)
+    env = {
+        "PATH": os.environ["PATH"],
+        "VENV": str(tmp_path / "venv"),
+        "CELERY_BROKER_DIR": str(tmp_path / "celery"),
+    }
+    run_local = Path(settings.BASE_DIR) / "bin" / "run-local"
+    done = subprocess.run(
+        [str(run_local), addr], env=env, capture_output=True, text=True, timeout=30
+    )
+    return done.stderr
+
+
+@pytest.mark.parametrize("addr", ["0.0.0.0:8000", "192.168.1.5:8000", "[::]:8000"])
+def test_run_local_warns_when_serving_beyond_this_machine(addr, tmp_path):
+    warning = _run_local(addr, tmp_path)
+    assert "WARNING" in warning and "/dev/mailbox/" in warning and "var/mail/" in warning
+
+
+@pytest.mark.parametrize("addr", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000", "8000"])
+def test_run_local_is_quiet_on_loopback(addr, tmp_path):
+    assert "WARNING" not in _run_local(addr, tmp_path)
