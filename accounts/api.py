@@ -20,10 +20,17 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games.api.errors import ApiError
-from games.api.serializers import StrictCharField, StrictIntegerField
+from games.api.serializers import (
+    BoundedListField,
+    StrictCharField,
+    StrictIntegerField,
+    more_unknown_fields,
+    unknown_fields,
+)
 from games.errors import GameError
 
 from . import preferences
@@ -39,9 +46,14 @@ class StrictFieldsMixin:
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
+            named, count = unknown_fields(data, self.fields)
+            if named:
+                errors = {name: [_("Unknown field.")] for name in named}
+                if count > len(named):  # named are a few; the rest are counted
+                    errors[api_settings.NON_FIELD_ERRORS_KEY] = [
+                        more_unknown_fields(count - len(named))
+                    ]
+                raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
 
 
@@ -143,7 +155,7 @@ class QuietHoursSerializer(StrictFieldsMixin, serializers.Serializer):
         "uniqueItems": True,  # the schema says "distinct", as the service does
     }
 )
-class _ReminderLeadsField(serializers.ListField):
+class _ReminderLeadsField(BoundedListField):
     pass
 
 
@@ -172,10 +184,12 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
         help_text="No turn email or reminder is sent, and no deadline falls, inside them; "
         "null for none.",
     )
-    unsubscribed = serializers.ListField(
+    unsubscribed = BoundedListField(
         child=serializers.ChoiceField(
             choices=[str(kind) for kind in preferences.UNSUBSCRIBABLE_KINDS]
         ),
+        # No more than there are kinds to switch off (each is kept once).
+        max_length=len(preferences.UNSUBSCRIBABLE_KINDS),
         help_text="Kinds of email switched off (e.g. by one-click unsubscribe). Invitations, "
         "cancellations and login links cannot be switched off.",
     )

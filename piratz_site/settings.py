@@ -431,6 +431,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.add_links",
+        "games.api.schema.mark_required_bodies",
     ],
 }
 

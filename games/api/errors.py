@@ -101,6 +101,54 @@ _CODES = {
 }
 
 
+# An error answer is of constant size, whatever the request: at most this many messages
+# (DRF reports every bad item of a list, every unknown key), each cut to this length, and
+# field names too (an unknown key is the client's, of any length).
+MAX_ERROR_MESSAGES = 10
+MAX_MESSAGE_CHARS = 300
+MAX_FIELD_NAME_CHARS = 80
+
+
+def _shortened(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters in its middle: a message that echoes a long
+    value still ends with what is wrong with it."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
+
+
+def _bounded(detail, room: list[int]):
+    """``detail`` (DRF's nested dicts and lists of messages) with at most ``room[0]`` messages
+    in all, each shortened; ``room[0]`` is what is left, negative if messages were left out."""
+    if isinstance(detail, dict):
+        kept = {}
+        for field, value in detail.items():
+            if room[0] <= 0:
+                room[0] = -1
+                break
+            kept[_shortened(str(field), MAX_FIELD_NAME_CHARS)] = _bounded(value, room)
+        return kept
+    if isinstance(detail, list):
+        kept = []
+        for item in detail:
+            if room[0] <= 0:
+                room[0] = -1
+                break
+            kept.append(_bounded(item, room))
+        return kept
+    room[0] -= 1
+    code = getattr(detail, "code", None)
+    return exceptions.ErrorDetail(_shortened(str(detail), MAX_MESSAGE_CHARS), code=code)
+
+
+def bounded_detail(detail) -> tuple[object, bool]:
+    """``detail`` cut to ``MAX_ERROR_MESSAGES`` messages, and whether any were left out."""
+    room = [MAX_ERROR_MESSAGES]
+    kept = _bounded(detail, room)
+    return kept, room[0] < 0
+
+
 def _sentence(detail) -> str:
     """Flatten DRF's nested validation details into one readable sentence."""
     if isinstance(detail, dict):
@@ -143,9 +191,13 @@ def api_exception_handler(exc, context):
         code = exc.detail.code  # ApiError's detail is always one string carrying its code
     else:
         code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
-    body = error_body(code, _sentence(exc.detail))
-    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
-        body["fields"] = exc.detail  # machine-readable per-field messages, for forms
+    detail, left_out = bounded_detail(exc.detail)
+    sentence = _sentence(detail)
+    if left_out:
+        sentence += " " + _("Further problems were left out.")
+    body = error_body(code, sentence)
+    if isinstance(exc, exceptions.ValidationError) and isinstance(detail, dict):
+        body["fields"] = detail  # machine-readable per-field messages, for forms
     response.data = body
     return response
 

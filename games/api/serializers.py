@@ -1,6 +1,10 @@
 """Request and response shapes of the games API (CONTRACT.md section 2)."""
 
+import heapq
+from collections.abc import Mapping, Sized
+
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -19,18 +23,58 @@ EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
 VERSION_MAX = 2**31 - 1
 
 
+# At most this many unknown fields are named in an answer: a body with 100,000 of them is
+# answered as briefly as one with six.
+MAX_UNKNOWN_FIELDS_NAMED = 5
+
+
+def unknown_fields(data: Mapping, known) -> tuple[list[str], int]:
+    """The first ``MAX_UNKNOWN_FIELDS_NAMED`` keys of ``data`` not in ``known`` (sorted), and
+    how many unknown keys there are in all."""
+    unknown = [key for key in data if key not in known]
+    return heapq.nsmallest(MAX_UNKNOWN_FIELDS_NAMED, unknown), len(unknown)
+
+
+def more_unknown_fields(count: int) -> str:
+    """The sentence for ``count`` unknown fields an answer leaves unnamed."""
+    return ngettext("%(count)d more unknown field.", "%(count)d more unknown fields.", count) % {
+        "count": count
+    }
+
+
 class StrictSerializer(serializers.Serializer):
     """A serializer that rejects fields it does not know: a typo must not pass silently."""
 
     rejects_unknown_fields = True  # the schema says additionalProperties: false
 
     def validate(self, attrs):
-        unknown = set(self.initial_data) - set(self.fields)
-        if unknown:
-            raise serializers.ValidationError(
-                _("Unknown fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
-            )
+        named, count = unknown_fields(self.initial_data, self.fields)
+        if named:
+            message = _("Unknown fields: %(fields)s.") % {"fields": ", ".join(named)}
+            if count > len(named):
+                message += " " + more_unknown_fields(count - len(named))
+            raise serializers.ValidationError(message)
         return attrs
+
+
+class BoundedListField(serializers.ListField):
+    """A list with a ``max_length`` (required) that is checked before any item is.
+
+    DRF's ``ListField`` validates every item first and its length after, answering each
+    bad item: a body of a million addresses took minutes, gigabytes and a 99 MB answer to
+    be refused. Every list the API reads is one of these (tests/api/test_oversized_input.py).
+    """
+
+    def __init__(self, **kwargs):
+        if kwargs.get("max_length") is None:
+            raise TypeError(f"{type(self).__name__} needs a max_length.")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        too_long = isinstance(data, Sized) and len(data) > self.max_length
+        if too_long and not isinstance(data, (str, Mapping)):
+            self.fail("max_length", max_length=self.max_length)
+        return super().to_internal_value(data)
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -96,7 +140,7 @@ class GameCreateSerializer(StrictSerializer):
     """
 
     game = serializers.ChoiceField(choices=available_games())
-    players = serializers.ListField(
+    players = BoundedListField(
         child=PlayerEntryField(),
         min_length=2,
         max_length=4,
@@ -157,7 +201,7 @@ def _game_create_serializer(game: str) -> type[GameCreateSerializer]:
             "maxItems": counts[-1],
             "uniqueItems": True,
         }
-    )(type(f"{rules.NAME}PlayersField", (serializers.ListField,), {}))
+    )(type(f"{rules.NAME}PlayersField", (BoundedListField,), {}))
     attrs = {
         "__doc__": f"A new game of {rules.NAME}: the players in seat order and the options.",
         "__module__": __name__,

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from games import actions, queries
 from games.actions.play import standing_order_choices
 from games.api.errors import ApiError, refused
-from games.api.serializers import ErrorSerializer, StrictSerializer
+from games.api.serializers import BoundedListField, ErrorSerializer, StrictSerializer
 from games.rules import available_games, get_rules
 
 _DESCRIPTION = (
@@ -29,19 +29,29 @@ def _known_treasures() -> list[str]:
     return list(dict.fromkeys(names))
 
 
+# Each type at most once: no standing order is longer than the list of all of them.
+MAX_STANDING_ORDER_LENGTH = len(_known_treasures())
+
+
 # The schema names the treasure types and says "each at most once": a list the schema
 # accepts is then one the service accepts (for the game whose types they are). The service
 # keeps its own check and message (games.actions.play), which knows the game.
 @extend_schema_field(
-    {"type": "array", "items": {"type": "string", "enum": _known_treasures()}, "uniqueItems": True}
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": _known_treasures()},
+        "uniqueItems": True,
+        "maxItems": MAX_STANDING_ORDER_LENGTH,
+    }
 )
-class _TreasureListField(serializers.ListField):
+class _TreasureListField(BoundedListField):
     pass
 
 
 class StandingOrderRequestSerializer(StrictSerializer):
     standing_order = _TreasureListField(
         child=serializers.CharField(),
+        max_length=MAX_STANDING_ORDER_LENGTH,
         help_text="Treasure types, first choice first, each at most once "
         "(for Piratz: rings, coins, pearls, gems, goblets, shells).",
     )

@@ -383,3 +383,36 @@ def test_the_new_game_schema_takes_the_games_the_api_creates(openapi, anna, bert
                     assert schema.is_valid(body) == (answer.status_code == 201), (body, answer)
                     created += answer.status_code == 201
     assert created > 10
+
+
+def test_a_body_is_required_exactly_where_leaving_it_out_is_invalid(openapi, game, bert):
+    """Each operation that reads a body is sent none, by a seated player: the schema marks
+    the body required exactly where the API answers that with 400 ``invalid``."""
+    client = client_for(bert)
+    required = set()
+    for path, method, operation in operations(openapi):
+        if "requestBody" not in operation:
+            continue
+        url = path.replace("{game_id}", str(game.id))
+        answer = client.generic(method.upper(), url)
+        refused = answer.status_code == 400 and answer.json()["code"] == "invalid"
+        assert operation["requestBody"].get("required", False) == refused, (method, path, answer)
+        if refused:
+            required.add((method, path))
+    assert {
+        ("post", "/api/games/"),
+        ("post", "/api/games/{game_id}/moves/"),
+        ("post", "/api/auth/login-link/"),
+    } <= required
+    assert ("patch", "/api/me/settings/") not in required  # every field is optional
+
+
+def test_a_move_without_a_body_is_400_naming_what_it_needs(game, anna):
+    answer = client_for(anna).generic("POST", f"/api/games/{game.id}/moves/")
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["code"] == "invalid"
+    assert set(body["fields"]) == {"version", "action"}
+    assert "version: This field is required." in body["detail"]
+    game.refresh_from_db()
+    assert game.version == 0
