@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts import preferences
 
@@ -83,6 +84,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     # suspended_until is null; it ends by itself: is_suspended() compares with now.
     suspended_at = models.DateTimeField(null=True, blank=True, editable=False)
     suspended_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # "Sign out everywhere" (accounts.sessions.do_sign_out_everywhere) counts this up: it is
+    # part of every session's auth hash and of every game link, so both stop working.
+    session_generation = models.PositiveIntegerField(default=0, editable=False)
 
     objects = UserManager()
 
@@ -110,6 +114,27 @@ class User(AbstractBaseUser, PermissionsMixin):
         if self.suspended_at is None:
             return False
         return self.suspended_until is None or (now or timezone.now()) < self.suspended_until
+
+    def get_session_auth_hash(self) -> str:
+        """Django's hash of the password field, tied to ``session_generation``: a session
+        whose stored hash no longer matches is signed out by Django on its next request."""
+        return self._with_session_generation(super().get_session_auth_hash())
+
+    def get_session_auth_fallback_hash(self):
+        # The same for the hashes under SECRET_KEY_FALLBACKS, or a session of before the
+        # key's rotation would outlive "sign out everywhere".
+        for fallback in super().get_session_auth_fallback_hash():
+            yield self._with_session_generation(fallback)
+
+    def _with_session_generation(self, password_hash: str) -> str:
+        # Generation 0 keeps Django's own hash: sessions of before this field stay valid.
+        if not self.session_generation:
+            return password_hash
+        return salted_hmac(
+            "accounts.User.session_generation",
+            f"{password_hash}:{self.session_generation}",
+            algorithm="sha256",
+        ).hexdigest()
 
     @staticmethod
     def suspended_q(now: datetime) -> models.Q:

@@ -11,6 +11,7 @@ import re
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -24,6 +25,7 @@ from games.errors import GameError
 
 from . import preferences
 from .models import NotificationSettings, User, Vacation
+from .sessions import do_sign_out_everywhere
 
 # What each email a person may switch off is, in their words.
 EMAIL_KIND_LABELS = {
@@ -179,7 +181,8 @@ def _render(request, settings_form, vacation_form, *, status=200) -> HttpRespons
 @require_http_methods(["GET", "HEAD", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     """GET: the forms, filled with the saved settings. POST (``form`` says which):
-    save the settings, add a vacation, or end/cancel one; then back here (POST-redirect-GET).
+    save the settings, add a vacation, or end/cancel one; then back here (POST-redirect-GET);
+    or sign out everywhere, then to the login page.
     A refused change shows the reason, keeps what was typed and changes nothing (400)."""
     saved = preferences.settings_for(request.user)
     settings_form = SettingsForm(initial=SettingsForm.initial_for(saved))
@@ -233,5 +236,22 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Your vacation is ended or cancelled."))
         return redirect("settings-page")
+    if which == "sign_out_everywhere":
+        return _sign_out_everywhere(request)
     messages.error(request, _("Nothing was changed: the form sent was not recognised."))
     return redirect("settings-page")
+
+
+def _sign_out_everywhere(request: HttpRequest) -> HttpResponse:
+    """End every sign-in of the person (``do_sign_out_everywhere``), this browser's too,
+    and say so on the login page."""
+    do_sign_out_everywhere(request.user)
+    logout(request)  # this session is invalid now anyway: a clean new one for the message
+    messages.success(
+        request,
+        _(
+            "You are signed out everywhere: on every browser, and the links of the game "
+            "emails sent so far no longer sign in. Ask for a login link to sign in again."
+        ),
+    )
+    return redirect("accounts:login")

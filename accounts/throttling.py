@@ -1,17 +1,22 @@
 """Request throttles: a sliding-window counter per client (user or address) shared by every
 process through the cache, for the API (``UserRateThrottle``, ``AnonRateThrottle`` and
-their scoped subclasses) and for asking for login links (``LoginLinkThrottle``)."""
+their scoped subclasses), for asking for login links (``LoginLinkThrottle``) and for
+failed authentication per address (``AuthFailureThrottleMiddleware``)."""
 
 import hashlib
+import math
 import time
 from contextlib import suppress
+from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
 from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections, router, transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
@@ -19,6 +24,7 @@ from piratz_site.cache_outage import RETRY_SECONDS, CacheUnavailable, redis_or_u
 from piratz_site.proxies import client_address
 
 SCOPE = "login_link"
+API_PREFIX = "/api/"
 
 
 class _ByClientAddress:
@@ -221,3 +227,111 @@ def login_link_wait(request: HttpRequest) -> float | None:
     if throttle.allow_request(request, None):
         return None
     return throttle.wait() or 0.0
+
+
+# --- Failed authentication, counted per client address --------------------------------------
+#
+# Credentials are tried against the API with no other limit: the API throttles run after
+# authentication and permissions (DRF), so a 401 never reaches them. This counts the
+# 401 answers per client address instead and, once an address is over the limit, refuses
+# its API requests before any credential is looked at.
+
+AUTH_FAILURE_KEY = "auth-failures:%s"
+
+
+@dataclass(frozen=True)
+class AuthFailureLimit:
+    """At most ``failures`` failed authentications per client address in any ``seconds``."""
+
+    failures: int
+    seconds: int
+
+    @classmethod
+    def from_settings(cls) -> "AuthFailureLimit":
+        return cls(
+            settings.API_AUTH_FAILURES_PER_ADDRESS, 60 * settings.API_AUTH_FAILURE_WINDOW_MINUTES
+        )
+
+
+def auth_failure_wait(address: str, now: float | None = None) -> float | None:
+    """None while ``address`` is under the failed-authentication limit, else the seconds
+    until it is under again (a sliding window, as ``CountingRateThrottle``'s).
+
+    Reads only. None too while the cache's Redis cannot be reached: play goes on.
+    """
+    limit = AuthFailureLimit.from_settings()
+    window, elapsed = divmod(time.time() if now is None else now, limit.seconds)
+    current_key, previous_key = _auth_failure_keys(address, int(window))
+    try:
+        with redis_or_unavailable():
+            counts = cache.get_many([current_key, previous_key])
+    except CacheUnavailable:
+        return None
+    current, previous = counts.get(current_key, 0), counts.get(previous_key, 0)
+    carried = previous * (1 - elapsed / limit.seconds)
+    if current + carried < limit.failures:
+        return None
+    # Until enough of the previous window's share has slid out, or this window ends.
+    over = current + carried - limit.failures
+    until_decay = over / previous * limit.seconds if previous else limit.seconds
+    return max(1.0, min(limit.seconds - elapsed, until_decay))
+
+
+def count_auth_failure(address: str, now: float | None = None) -> None:
+    """Count one failed authentication from ``address`` (public cache API: add, incr).
+
+    Uncounted while the cache's Redis cannot be reached.
+    """
+    limit = AuthFailureLimit.from_settings()
+    window = int((time.time() if now is None else now) // limit.seconds)
+    current_key, _previous = _auth_failure_keys(address, window)
+    # Two periods: the count is still read as the previous window's in the next one.
+    with suppress(CacheUnavailable), redis_or_unavailable():
+        add_to_counter(current_key, 1, timeout=2 * limit.seconds)
+
+
+def _auth_failure_keys(address: str, window: int) -> tuple[str, str]:
+    key = AUTH_FAILURE_KEY % address
+    return f"{key}:{window}", f"{key}:{window - 1}"
+
+
+class AuthFailureThrottleMiddleware:
+    """Under ``/api/``: each 401 answer counts against the client address
+    (``client_address``, which honours ``TRUSTED_PROXIES``); an address over
+    ``API_AUTH_FAILURES_PER_ADDRESS`` failures in ``API_AUTH_FAILURE_WINDOW_MINUTES`` gets
+    429 with ``Retry-After`` for every API request, a valid key's too (as django-axes
+    refuses a locked-out sign-in whatever the password), until it is under again.
+
+    A request without credentials to an endpoint that needs none is answered normally
+    and not counted; one to an endpoint that needs them is a 401, and counts.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(API_PREFIX):
+            return self.get_response(request)
+        address = client_address(request)
+        wait = auth_failure_wait(address)
+        if wait is not None:
+            return _too_many_failures(wait)
+        response = self.get_response(request)
+        if response.status_code == 401:
+            count_auth_failure(address)
+        return response
+
+
+def _too_many_failures(wait: float) -> JsonResponse:
+    response = JsonResponse(
+        {
+            "code": "throttled",
+            "detail": _(
+                "Too many requests from your address failed to authenticate. "
+                "Try again later (Retry-After says when)."
+            ),
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(math.ceil(wait))
+    return response

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from . import preferences
 from .forms import LoginLinkRequestForm
+from .game_scope import scoped_games
 from .login_links import (
     LinkProblem,
     LoginLinkError,
@@ -71,7 +72,8 @@ def login_page(request: HttpRequest) -> HttpResponse:
     """GET: the email form (``?next=/path/`` is kept). POST: send a link, say to check mail."""
     if request.method != "POST":
         form = LoginLinkRequestForm(initial={"next": safe_next_url(request.GET.get("next"))})
-        return render(request, "accounts/login.html", {"form": form})
+        context = {"form": form, "game_scoped": scoped_games(request) is not None}
+        return render(request, "accounts/login.html", context)
 
     form = LoginLinkRequestForm(request.POST)
     wait = login_link_wait(request)

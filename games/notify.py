@@ -92,14 +92,16 @@ QUIET_KINDS = frozenset({"your_turn", "reminder"})
 def game_entry_url(game: Game, user) -> str:
     """The absolute link that opens ``game`` in the browser signed in as ``user``.
 
-    While the game is invited or active it is ``/games/<id>/enter/<token>/``: a signed
-    token naming the game and the user (``read_entry_token`` checks it); its GET changes
-    nothing and the POST from that page signs in. Once the game has ended the link is the
-    plain game page, which asks the reader to sign in.
+    While the game is invited or active it is ``/games/<id>/enter/<token>/``: a signed,
+    timestamped token naming the game, the user and their ``session_generation``
+    (``read_entry_token`` checks it); its GET changes nothing and the POST from that page
+    signs in for this game only (``accounts.game_scope``). Once the game has ended the
+    link is the plain game page, which asks the reader to sign in.
     """
     if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
         return settings.SITE_URL + reverse("games:game", args=[game.id])
-    token = signing.dumps({"g": str(game.id), "u": user.id}, salt=ENTRY_SALT, compress=True)
+    payload = {"g": str(game.id), "u": user.id, "s": user.session_generation}
+    token = signing.dumps(payload, salt=ENTRY_SALT, compress=True)
     return settings.SITE_URL + reverse("games:enter", args=[game.id, token])
 
 
@@ -109,15 +111,25 @@ def read_entry_token(game_id, token: str):
     Raises ``GameError("not_found")`` for a tampered token or one made for another game,
     and ``GameError("game_not_active")`` once the game has ended or when the account is
     no longer active: the link is only good while the game runs; ``GameError("suspended")``
-    while a moderator's suspension of the player runs.
+    while a moderator's suspension of the player runs; ``GameError("link_expired")``
+    ``GAME_LINK_DAYS`` after the email, or once the player signed out everywhere.
     """
+    expired = GameError(
+        "link_expired",
+        _("This link has expired: game links sign in for a few days only. Sign in to play."),
+    )
     try:
-        data = signing.loads(token, salt=ENTRY_SALT)
+        data = signing.loads(token, salt=ENTRY_SALT, max_age=settings.GAME_LINK_DAYS * 86400)
         if data["g"] != str(game_id):
             raise KeyError("game")
         seat = Seat.objects.select_related("game", "user").get(game_id=game_id, user_id=data["u"])
+    except signing.SignatureExpired:
+        raise expired from None
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
         raise GameError("not_found", _("This link is not valid.")) from None
+    # Links from before "s" was added were made at generation 0.
+    if data.get("s", 0) != seat.user.session_generation:
+        raise expired
     if seat.user.is_suspended():  # it signs in: no more than a login link may
         raise GameError(
             "suspended",

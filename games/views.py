@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.forms import LoginLinkRequestForm
+from accounts.game_scope import sign_in_for_game
 from accounts.preferences import settings_for
-from accounts.views import sign_in
 from games import actions, bots, notify, queries, table
 from games.models import Game, GameStatus
 
@@ -74,17 +75,25 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
     """The signed link of a game email: GET shows one button and changes nothing (mail
-    scanners open links); its POST (CSRF-protected) signs in as the link's player (unless
-    they are signed in already: see ``accounts.views.sign_in``) and goes to the game page.
-    Refused for a tampered link, and once the game has ended."""
+    scanners open links); its POST (CSRF-protected) signs in as the link's player for this
+    game only (``accounts.game_scope.sign_in_for_game``) and goes to the game page.
+    Refused for a tampered link, once the game has ended, and once the link has expired
+    (then the page offers a login link, which signs in fully)."""
     try:
         seat = notify.read_entry_token(game_id, token)
     except actions.GameError as error:
-        status = {"game_not_active": 410, "suspended": 403}.get(error.code, 404)
-        context = {"error": error, "game_url": reverse("games:game", args=[game_id])}
+        status = {"game_not_active": 410, "link_expired": 410, "suspended": 403}.get(
+            error.code, 404
+        )
+        game_url = reverse("games:game", args=[game_id])
+        context = {
+            "error": error,
+            "game_url": game_url,
+            "login_form": LoginLinkRequestForm(initial={"next": game_url}),
+        }
         return render(request, "games/enter.html", context, status=status)
     if request.method == "POST":
-        sign_in(request, seat.user)
+        sign_in_for_game(request, seat.user, seat.game_id)
         return redirect("games:game", game_id=seat.game_id)
     others = [s.public_name for s in seat.game.seats.select_related("user") if s != seat]
     return render(request, "games/enter.html", {"game": seat.game, "others": others})

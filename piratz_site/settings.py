@@ -67,6 +67,9 @@ MIDDLEWARE = [
     # After sessions (it reads the switch's choice there and in its cookie), before
     # CommonMiddleware (Django's documented place): the browser's language by default.
     "django.middleware.locale.LocaleMiddleware",
+    # Under /api/: an address with too many 401s gets 429 before its credentials are read
+    # (after LocaleMiddleware: the refusal speaks the client's language).
+    "accounts.throttling.AuthFailureThrottleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -75,6 +78,8 @@ MIDDLEWARE = [
     # Once the user is known: a signed-in player's own language setting wins over the
     # browser's (accounts/languages.py; API keys get theirs in ApiTokenAuthentication).
     "accounts.languages.UserLanguageMiddleware",
+    # A session opened by a game email's link is signed in on its games' pages only.
+    "accounts.game_scope.GameScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out admin sign-in into its 429 page.
@@ -342,6 +347,9 @@ INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
 # Vacation days a player may take in any rolling 365 days (their turn clocks pause).
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 21, min_value=0)
 LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
+# A game email's link signs in for its game only (accounts.game_scope), for this many days
+# after the email; the session it opens ends after as many days without use.
+GAME_LINK_DAYS = env.int("GAME_LINK_DAYS", 3, min_value=1)
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
 # Webhooks (docs/webhooks.md): per game, attempts per post, failed posts in a row before
@@ -381,6 +389,10 @@ GAMES_PER_USER_PER_DAY = env.int("GAMES_PER_USER_PER_DAY", 20, min_value=1)
 INVITATIONS_PER_USER_PER_DAY = env.int("INVITATIONS_PER_USER_PER_DAY", 50, min_value=1)
 PENDING_INVITATIONS_PER_ADDRESS = env.int("PENDING_INVITATIONS_PER_ADDRESS", 5, min_value=1)
 LOGIN_LINKS_PER_ADDRESS_PER_HOUR = env.int("LOGIN_LINKS_PER_ADDRESS_PER_HOUR", 5, min_value=1)
+# API requests answered 401 per client address, in any window of so many minutes; beyond
+# it the address gets 429 (accounts.throttling.AuthFailureThrottleMiddleware).
+API_AUTH_FAILURES_PER_ADDRESS = env.int("API_AUTH_FAILURES_PER_ADDRESS", 30, min_value=1)
+API_AUTH_FAILURE_WINDOW_MINUTES = env.int("API_AUTH_FAILURE_WINDOW_MINUTES", 10, min_value=1)
 
 # --- REST API ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
