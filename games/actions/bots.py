@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import bots, deadlines
-from games.actions.common import check_seen_version, lock_game_with_seats
+from games.actions.common import check_seen_version, lock_game_with_seats, refuse_if_suspended
 from games.errors import GameError, status_word
 from games.models import Actor, Game, GameStatus, SeatChange
 from moderation import audit
@@ -42,12 +42,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
             )
         if not row.bot:
             raise GameError("not_standing_in", _("You are playing your seat already."))
-        # Read from the database: the caller's ``user`` may predate the suspension.
-        if User.objects.filter(User.suspended_q(timezone.now()), pk=user.pk).exists():
-            raise GameError(
-                "suspended",
-                _("A moderator has suspended your account, so you cannot play for now."),
-            )
+        refuse_if_suspended(row.user)  # read with the locked game row, not the caller's
         now = timezone.now()
         level = row.bot
         row.bot = ""

@@ -55,6 +55,22 @@ def check_seen_version(game: Game, version: int | None) -> None:
         )
 
 
+def refuse_if_suspended(player: User, detail: str | None = None) -> None:
+    """Refuse (``suspended``, 403) while a moderator's suspension of ``player`` runs.
+
+    Every action a player takes on a game calls it, so no door (page, API, email, a
+    browser session opened before the suspension) can skip it. ``player`` must have been
+    read in the caller's transaction (with the seat or the game row): the caller's own
+    ``user`` object may predate the suspension. ``detail``: the sentence, when "you cannot
+    play" does not say what was refused.
+    """
+    if player.is_suspended():
+        raise GameError(
+            "suspended",
+            detail or _("A moderator has suspended your account, so you cannot play for now."),
+        )
+
+
 def seat_row(game: Game, user: User) -> Seat:
     """``user``'s seat row in ``game`` with its user (``not_found`` if they hold none)."""
     seat = Seat.objects.select_related("user").filter(game=game, user=user).first()

@@ -16,7 +16,14 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User, normalize_email
 from games import bots, deadlines, events, notify
-from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS, end_game, lock_game, seat_row
+from games.actions.common import (
+    MAX_TURN_HOURS,
+    MIN_TURN_HOURS,
+    end_game,
+    lock_game,
+    refuse_if_suspended,
+    seat_row,
+)
 from games.errors import GameError, status_word
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.models import EndReason, Game, GameStatus, Seat
@@ -256,6 +263,10 @@ def do_accept_invitation(game_id, user: User, client_seed: str | None = None) ->
     with transaction.atomic(), sent_together():
         game = lock_game(game_id)
         seat = seat_row(game, user)
+        refuse_if_suspended(
+            seat.user,
+            _("A moderator has suspended your account, so you cannot join games for now."),
+        )
         if game.status == GameStatus.ACTIVE and seat.accepted:
             return game  # a repeated accept of a game that has since started
         if game.status != GameStatus.INVITED:
@@ -266,12 +277,6 @@ def do_accept_invitation(game_id, user: User, client_seed: str | None = None) ->
             )
         now = timezone.now()
         _refuse_if_expired(game, now)
-        # Read from the database: the caller's ``user`` may predate the suspension.
-        if User.objects.filter(User.suspended_q(now), pk=user.pk).exists():
-            raise GameError(
-                "suspended",
-                _("A moderator has suspended your account, so you cannot join games for now."),
-            )
         if seat.accepted_at is None:
             seat.accepted_at = now
             seat.client_seed = clean_client_seed(game.game, client_seed)
@@ -327,10 +332,19 @@ def _start(game: Game, now: datetime) -> None:
 
 
 def do_decline_invitation(game_id, user: User) -> Game:
-    """``user`` declines their seat: the game is cancelled and the other players are told."""
+    """``user`` declines their seat: the game is cancelled and the other players are told.
+
+    Raises ``GameError`` (``not_found``, ``game_not_active`` for a game no longer
+    invited or an expired invitation, ``suspended`` for a suspended player: a suspended
+    player takes no action on a game, and their invitation lapses by itself).
+    """
     with transaction.atomic(), sent_together():  # the others are told: one send task
         game = lock_game(game_id)
         seat = seat_row(game, user)
+        refuse_if_suspended(
+            seat.user,
+            _("A moderator has suspended your account, so you cannot answer invitations for now."),
+        )
         if game.status != GameStatus.INVITED:
             raise GameError(
                 "game_not_active",

@@ -7,10 +7,16 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import bots, deadlines, events, notify
-from games.actions.common import check_seen_version, end_game, lock_game, lock_game_with_seats
+from games.actions.common import (
+    check_seen_version,
+    end_game,
+    lock_game,
+    lock_game_with_seats,
+    refuse_if_suspended,
+)
 from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
-from games.queries import seat_of
+from games.movelog import first_full_entry
 from moderation import audit
 from moderation.models import AuditAction
 from notifications.outbox import sent_together
@@ -84,21 +90,27 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
 
     A request repeated after it was applied (same seat, same action, the version it
     was chosen from) is answered with the current game instead of ``stale_version``,
-    so a client retrying after a lost response plays its move exactly once.
-    Raises ``GameError`` and changes nothing when the move is refused. The returned
-    game has its seats and their users prefetched, ready to serialise.
+    so a client retrying after a lost response plays its move exactly once; in a blind
+    game only while the player may still see that move in full (``_is_repeat``).
+    Raises ``GameError`` and changes nothing when the move is refused: ``suspended``
+    while a moderator's suspension of ``user`` runs, whichever door the move came by.
+    The returned game has its seats and their users prefetched, ready to serialise.
     """
     # sent_together: a move that ends the game queues an email per player, one task.
     with transaction.atomic(), sent_together():
         # The seats too: the seat check below and the response both use them.
         game = lock_game_with_seats(game_id)
-        seat = seat_of(game, user)
-        if seat is None:
+        row = next((s for s in game.seats.all() if s.user_id == user.id), None)
+        if row is None:
             if user.is_staff:
                 # Staff may see every game, so "no such game" would be untrue: say why not.
                 raise GameError("not_a_player", _("You may see this game but hold no seat in it."))
             raise GameError("not_found", _("No such game, or you are not a player of it."))
-        if version != game.version and _is_replay(game, seat, version, action):
+        # The seat's user was read with the locked game row, so a suspension committed
+        # after the caller's session (or API key, or email) was read still counts.
+        refuse_if_suspended(row.user)
+        seat = row.seat
+        if version != game.version and _is_repeat(game, seat, version, action):
             return game
         if game.status != GameStatus.ACTIVE:
             raise GameError(
@@ -122,11 +134,26 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
     return game
 
 
-def _is_replay(game: Game, seat: int, version: int, action: dict) -> bool:
+def _is_repeat(game: Game, seat: int, version: int, action: dict) -> bool:
+    """Whether ``action`` is the move ``seat`` played from ``version`` (a client's retry)
+    and the player may still see that log entry in full (rules P23).
+
+    In a blind game still being played, a player's older moves are reduced to their
+    kind: recognising a repeat there would answer "already played" to the right guess
+    of a hidden ``treasure``, ``bury`` or ``keep`` and ``stale_version`` to every other,
+    so trying each recovers it. There such a request is refused like any stale one,
+    right guess or wrong; only the player's last move, which they still see, is
+    recognised. One query whatever the guess, so the time taken does not tell either.
+    """
     if not isinstance(version, int) or version >= game.version:
         return False
-    previous = Move.objects.filter(game=game, number=version + 1).first()
-    return previous is not None and previous.seat == seat and previous.action == action
+    number = version + 1
+    # The seat's entry at ``number`` and its next own move, if any: a later own move is
+    # all that hides the entry from its player (movelog.first_full_entry, P23).
+    own = list(Move.objects.filter(game=game, seat=seat, number__gte=number).order_by("number")[:2])
+    if not own or own[0].number != number:
+        return False
+    return first_full_entry(game, seat, own) <= number and own[0].action == action
 
 
 def do_play_timeout(
@@ -371,13 +398,14 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
     ``order``: distinct treasure type names of the game's rules (``rules.TREASURES``),
     first choice first; an empty list goes back to the rules' own choice (P24). Allowed
     while the game is invited or active. Raises ``GameError``: ``not_found`` (no such
-    game, or an outsider), ``not_a_player`` (staff without a seat), ``invalid``,
-    ``game_not_active`` (the game has ended). Returns the seat saved, its game attached.
+    game, or an outsider), ``not_a_player`` (staff without a seat), ``suspended`` (a
+    moderator's suspension runs), ``invalid``, ``game_not_active`` (the game has ended).
+    Returns the seat saved, its game attached.
     """
     with transaction.atomic():
         # The game row's lock orders this against a timeout reading the order.
         game = lock_game(game_id)
-        seat = Seat.objects.filter(game=game, user=user).first()
+        seat = Seat.objects.select_related("user").filter(game=game, user=user).first()
         if seat is None:
             if user.is_staff:
                 raise GameError(
@@ -385,6 +413,7 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
                     _("You hold no seat in this game, so you have no standing order."),
                 )
             raise GameError("not_found", _("No such game, or you are not a player of it."))
+        refuse_if_suspended(seat.user)  # read just now: a suspension since the request counts
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
             raise GameError(
                 "game_not_active",
