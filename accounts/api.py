@@ -23,15 +23,15 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games.api.errors import ApiError
-from games.api.serializers import (
+from core.api.errors import ApiError
+from core.api.fields import (
     BoundedListField,
     StrictCharField,
     StrictIntegerField,
     more_unknown_fields,
     unknown_fields,
 )
-from games.errors import GameError
+from core.errors import ServiceError
 
 from . import preferences
 from .login_links import MAX_NEXT_LENGTH, request_login_link
@@ -267,7 +267,7 @@ _MeError = inline_serializer(
 _NOT_AUTHENTICATED = OpenApiResponse(_MeError, description="`not_authenticated`.")
 
 
-def _invalid(error: GameError) -> ApiError:
+def _invalid(error: ServiceError) -> ApiError:
     return ApiError(400 if error.code == "invalid" else 404, error.code, error.detail)
 
 
@@ -311,7 +311,7 @@ class MySettingsView(APIView):
             )
         try:
             settings = preferences.do_update_settings(request.user, changes, now=timezone.now())
-        except GameError as error:
+        except ServiceError as error:
             raise _invalid(error) from None
         return Response(NotificationSettingsSerializer(settings).data)
 
@@ -357,7 +357,7 @@ class MyVacationsView(APIView):
             vacation = preferences.do_add_vacation(
                 request.user, data.get("starts_at"), data["ends_at"], now=timezone.now()
             )
-        except GameError as error:
+        except ServiceError as error:
             raise _invalid(error) from None
         return Response(VacationSerializer(vacation).data, status=status.HTTP_201_CREATED)
 
@@ -382,6 +382,6 @@ class MyVacationView(APIView):
     def delete(self, request, vacation_id: int):
         try:
             preferences.do_end_vacation(request.user, vacation_id, now=timezone.now())
-        except GameError as error:
+        except ServiceError as error:
             raise _invalid(error) from None
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -6,6 +6,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
+from core.api.exceptions import SuspendedError
+
 from .languages import activate_for
 from .models import ApiToken
 
@@ -55,12 +57,6 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request) -> str:
         # Makes DRF answer 401 (with WWW-Authenticate) instead of 403 when credentials are missing.
         return self.keyword
-
-
-class SuspendedError(exceptions.PermissionDenied):
-    """403 ``suspended``: the key or session is genuine, but a moderator suspended its owner."""
-
-    default_code = "suspended"
 
 
 def refuse_if_suspended(user) -> None:

@@ -18,8 +18,7 @@ from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils.translation import gettext
 
-from games.errors import GameError
-from piratz_site.prepared import PreparedQuery
+from core.errors import ServiceError
 
 if TYPE_CHECKING:
     from accounts.models import NotificationSettings, User
@@ -284,23 +283,10 @@ def settings_for(user: User) -> NotificationSettings:
 
 def vacations_between(user_id: int, start: datetime, end: datetime) -> list[Interval]:
     """The user's vacations overlapping [start, end): merged, sorted (UTC, not clipped)."""
-    return merge_intervals(_vacations_between_query().fetch(user_id=user_id, start=start, end=end))
+    from accounts.models import Vacation  # models imports this module
 
-
-@functools.cache
-def _vacations_between_query() -> PreparedQuery:
-    # Every move that hands the turn on asks it (the next player's deadline), so it is
-    # compiled once per connection. Built on first use: accounts.models imports this module.
-    from accounts.models import Vacation
-
-    return PreparedQuery(
-        lambda user_id, start, end: Vacation.objects.filter(
-            user_id=user_id, starts_at__lt=end, ends_at__gt=start
-        ).values_list("starts_at", "ends_at"),
-        user_id=Vacation._meta.get_field("user"),
-        start=Vacation._meta.get_field("ends_at"),
-        end=Vacation._meta.get_field("starts_at"),
-    )
+    overlapping = Vacation.objects.filter(user_id=user_id, starts_at__lt=end, ends_at__gt=start)
+    return merge_intervals(overlapping.values_list("starts_at", "ends_at"))
 
 
 # --- Changes: each one transaction, serialised per person ---------------------------------
@@ -330,36 +316,36 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     pair of local times, or None for none) and ``language`` (a code of ``LANGUAGES``, or ""
     to follow the browser; stored on the User); the API has validated each value, this
     re-checks what a bad caller could break (a zone, equal quiet hours, lead times) and
-    raises ``GameError("invalid", ...)`` changing nothing. ``next_digest_at`` is
+    raises ``ServiceError("invalid", ...)`` changing nothing. ``next_digest_at`` is
     recomputed when the mode, digest hour or time zone changed.
     """
     from accounts.models import NotificationSettings
 
     if "time_zone" in changes and not is_time_zone(changes["time_zone"]):
-        raise GameError(
+        raise ServiceError(
             "invalid",
             gettext("%(zone)r is not a known time zone.") % {"zone": changes["time_zone"]},
         )
     if "reminder_leads" in changes and (
         problem := reminder_leads_problem(changes["reminder_leads"])
     ):
-        raise GameError("invalid", problem)
+        raise ServiceError("invalid", problem)
     if changes.get("quiet_hours") is not None:
         start, end = changes["quiet_hours"]
         if start == end:
-            raise GameError(
+            raise ServiceError(
                 "invalid", gettext("Quiet hours must start and end at different times.")
             )
     if "unsubscribed" in changes:
         unknown = set(changes["unsubscribed"]) - set(UNSUBSCRIBABLE_KINDS)
         if unknown:
-            raise GameError(
+            raise ServiceError(
                 "invalid",
                 gettext("These emails cannot be switched off: %(kinds)s.")
                 % {"kinds": ", ".join(sorted(unknown))},
             )
     if changes.get("language") and changes["language"] not in dict(django_settings.LANGUAGES):
-        raise GameError(
+        raise ServiceError(
             "invalid",
             gettext("%(code)r is not a language of this site.") % {"code": changes["language"]},
         )
@@ -395,10 +381,10 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
 def do_unsubscribe(user: User, kind: str) -> None:
     """Switch emails of ``kind`` off for the person (idempotent).
 
-    Raises ``GameError("invalid", ...)`` for a kind that cannot be switched off.
+    Raises ``ServiceError("invalid", ...)`` for a kind that cannot be switched off.
     """
     if kind not in UNSUBSCRIBABLE_KINDS:
-        raise GameError(
+        raise ServiceError(
             "invalid", gettext("%(kind)r emails cannot be switched off.") % {"kind": kind}
         )
     from accounts.models import NotificationSettings
@@ -424,7 +410,7 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
 
     A start up to ``START_SLACK`` in the past is read as now (the client's clock may
     lag); further back is refused, as is anything ``vacation_problem`` refuses, with
-    ``GameError("invalid", ...)``, changing nothing. In the same transaction the
+    ``ServiceError("invalid", ...)``, changing nothing. In the same transaction the
     deadlines of games waiting on this person are recomputed.
     """
     from accounts.models import Vacation
@@ -432,7 +418,7 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
     if starts_at is None or now - START_SLACK <= starts_at < now:
         starts_at = now
     elif starts_at < now:
-        raise GameError("invalid", gettext("A vacation cannot start in the past."))
+        raise ServiceError("invalid", gettext("A vacation cannot start in the past."))
     with transaction.atomic():
         _lock_person(user)
         existing = list(
@@ -444,7 +430,7 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
             (starts_at, ends_at), existing, now, django_settings.VACATION_DAYS_PER_YEAR
         )
         if problem:
-            raise GameError("invalid", problem)
+            raise ServiceError("invalid", problem)
         vacation = Vacation.objects.create(
             user=user, starts_at=starts_at, ends_at=ends_at, created_at=now
         )
@@ -455,7 +441,7 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
 def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
     """End the person's running vacation now, or cancel a planned one.
 
-    ``GameError("not_found")`` if it is not one of theirs, ``GameError("invalid")`` if
+    ``ServiceError("not_found")`` if it is not one of theirs, ``ServiceError("invalid")`` if
     it is over already. Deadlines are recomputed in the same transaction.
     """
     from accounts.models import Vacation
@@ -464,9 +450,9 @@ def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
         _lock_person(user)
         vacation = Vacation.objects.filter(user=user, id=vacation_id).first()
         if vacation is None:
-            raise GameError("not_found", gettext("You have no vacation with this id."))
+            raise ServiceError("not_found", gettext("You have no vacation with this id."))
         if vacation.ends_at <= now:
-            raise GameError("invalid", gettext("This vacation is over already."))
+            raise ServiceError("invalid", gettext("This vacation is over already."))
         if vacation.starts_at >= now:
             vacation.delete()  # never started: it takes nothing from the allowance
         else:

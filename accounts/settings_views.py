@@ -2,7 +2,7 @@
 
 The forms only parse what the browser sends (numbers, times, dates); what is allowed is
 decided by ``accounts.preferences`` (``do_update_settings``, ``do_add_vacation``,
-``do_end_vacation``), whose ``GameError.detail`` is shown as the form's error. Nothing
+``do_end_vacation``), whose ``ServiceError.detail`` is shown as the form's error. Nothing
 is validated twice, so the page and the API (``/api/me/settings/``) cannot disagree.
 """
 
@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games.errors import GameError
+from core.errors import ServiceError
 
 from . import preferences
 from .models import NotificationSettings, User, Vacation
@@ -200,7 +200,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 # the language through the person's model class.
                 person = User.objects.get(pk=request.user.pk)
                 preferences.do_update_settings(person, settings_form.changes(), now=now)
-            except GameError as refused:
+            except ServiceError as refused:
                 settings_form.add_error(None, refused.detail)
             else:
                 messages.success(request, _("Your settings are saved."))
@@ -219,7 +219,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                     vacation_form.cleaned_data["ends_at"],
                     now=now,
                 )
-            except GameError as refused:
+            except ServiceError as refused:
                 vacation_form.add_error(None, refused.detail)
             else:
                 messages.success(request, _("Your vacation is saved."))
@@ -231,7 +231,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             preferences.do_end_vacation(request.user, vacation_id, now=now)
         except forms.ValidationError:
             messages.error(request, _("You have no vacation with this id."))
-        except GameError as refused:
+        except ServiceError as refused:
             messages.error(request, refused.detail)
         else:
             messages.success(request, _("Your vacation is ended or cancelled."))

@@ -263,7 +263,7 @@ class GameAdmin(admin.ModelAdmin):
             try:
                 action.call(game.id, request.user, version=version, reason=reason)
                 acted += 1
-            except actions.GameError as error:
+            except actions.ServiceError as error:
                 self.message_user(request, f"{game}: {error.detail}", messages.WARNING)
         if acted:
             self.message_user(

@@ -13,7 +13,7 @@ import secrets
 
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
+from core.errors import ServiceError
 from games.models import Game, GameStatus, Move
 from games.rules import get_rules
 
@@ -44,12 +44,12 @@ def new_server_seed(game_name: str) -> tuple[str, str]:
 
 def clean_client_seed(game_name: str, text) -> str:
     """``text`` as a seat's client seed in a game of ``game_name`` ("" for none given);
-    ``GameError("invalid")`` if it is not one."""
+    ``ServiceError("invalid")`` if it is not one."""
     rules = get_rules(game_name)
     if text is None or text == "" or not checkable(rules):
         return ""
     if not rules.is_client_seed(text):
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("A client seed is 1 to 64 characters: letters A-Z and a-z, digits, - and _."),
         )

@@ -17,7 +17,7 @@ def verification_page(request: HttpRequest, game_id) -> HttpResponse:
     (players and staff; 404 for outsiders) and the same data, with the JSON to download."""
     try:
         game = queries.get_visible_game(request.user, game_id)
-    except actions.GameError:
+    except actions.ServiceError:
         raise Http404("No such game, or you are not a player of it.") from None
     data = fairness.verification(game)
     # Seat.public_name also names bot seats; a seat's user names the others.

@@ -86,7 +86,7 @@ def games_offered() -> list[dict]:
 class CreateGameForm(forms.Form):
     """The create form's fields, parsed only: ``actions.do_create_game`` decides what is
     allowed (player count, distinct players, the host among them, turn length, limits)
-    and its ``GameError.detail`` is shown as the form's error."""
+    and its ``ServiceError.detail`` is shown as the form's error."""
 
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=game_choices, required=False)
     player_1 = forms.EmailField(label=gettext_lazy("Player 1 (starts)"), max_length=254)
@@ -227,7 +227,7 @@ def _answer_invitation(request: HttpRequest) -> HttpResponse:
             messages.error(request, _("Choose accept or decline."))
     except forms.ValidationError:
         messages.error(request, _("No such game, or you are not a player of it."))
-    except actions.GameError as refused:
+    except actions.ServiceError as refused:
         messages.error(request, refused.detail)
     return redirect("games:my-games")
 
@@ -264,7 +264,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                     stand_in_bots=form.cleaned_data["stand_in_bots"],
                     client_seed=form.cleaned_data["client_seed"] or None,
                 )
-            except actions.GameError as refused:
+            except actions.ServiceError as refused:
                 form.add_error(None, refused.detail)
             else:
                 messages.success(
@@ -311,7 +311,7 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
     """
     try:
         game = queries.get_visible_game(request.user, game_id)
-    except actions.GameError:
+    except actions.ServiceError:
         raise Http404("No such game, or you are not a player of it.") from None
     seat = queries.seat_of(game, request.user)
     now = game.table_view(seat)

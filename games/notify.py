@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from accounts.languages import language_of
 from accounts.preferences import EmailKind, settings_for
 from accounts.unsubscribe import settings_url, unsubscribe_url
+from core.errors import ServiceError
 from games.describe import Names, format_moment, words_for
-from games.errors import GameError
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import log_to_describe
 from games.queries import game_with_seats
@@ -108,13 +108,13 @@ def game_entry_url(game: Game, user) -> str:
 def read_entry_token(game_id, token: str):
     """The seat (with game and user) an entry link's token opens.
 
-    Raises ``GameError("not_found")`` for a tampered token or one made for another game,
-    and ``GameError("game_not_active")`` once the game has ended or when the account is
-    no longer active: the link is only good while the game runs; ``GameError("suspended")``
-    while a moderator's suspension of the player runs; ``GameError("link_expired")``
+    Raises ``ServiceError("not_found")`` for a tampered token or one made for another game,
+    and ``ServiceError("game_not_active")`` once the game has ended or when the account is
+    no longer active: the link is only good while the game runs; ``ServiceError("suspended")``
+    while a moderator's suspension of the player runs; ``ServiceError("link_expired")``
     ``GAME_LINK_DAYS`` after the email, or once the player signed out everywhere.
     """
-    expired = GameError(
+    expired = ServiceError(
         "link_expired",
         _("This link has expired: game links sign in for a few days only. Sign in to play."),
     )
@@ -126,17 +126,17 @@ def read_entry_token(game_id, token: str):
     except signing.SignatureExpired:
         raise expired from None
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
-        raise GameError("not_found", _("This link is not valid.")) from None
+        raise ServiceError("not_found", _("This link is not valid.")) from None
     # Links from before "s" was added were made at generation 0.
     if data.get("s", 0) != seat.user.session_generation:
         raise expired
     if seat.user.is_suspended():  # it signs in: no more than a login link may
-        raise GameError(
+        raise ServiceError(
             "suspended",
             _("A moderator has suspended your account, so this link cannot sign you in for now."),
         )
     if seat.game.status not in (GameStatus.INVITED, GameStatus.ACTIVE) or not seat.user.is_active:
-        raise GameError(
+        raise ServiceError(
             "game_not_active",
             _("This game has ended, so its link no longer signs you in. Sign in to see it."),
         )

@@ -17,11 +17,11 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from piratz_site.prepared import PreparedQuery
 
 from accounts.models import User, Vacation
-from games.errors import GameError
+from core.errors import ServiceError
 from games.models import Game, Move, Seat
-from piratz_site.prepared import PreparedQuery
 
 
 class ServiceNow(Expression):
@@ -120,7 +120,7 @@ def games_visible_to(user: User):
 
 
 def get_visible_game(user: User, game_id) -> Game:
-    """The game with its seats (as ``SEATS_WITH_USERS``), or ``GameError("not_found")``
+    """The game with its seats (as ``SEATS_WITH_USERS``), or ``ServiceError("not_found")``
     when it is missing or not the user's to see (``games_visible_to``). One query.
 
     Outsiders get the same answer as for a missing game, so ids cannot be probed.
@@ -130,7 +130,7 @@ def get_visible_game(user: User, game_id) -> Game:
     except ValidationError:  # not a game id at all
         game = None
     if game is None or not (user.is_staff or seat_of(game, user) is not None):
-        raise GameError("not_found", _("No such game, or you are not a player of it."))
+        raise ServiceError("not_found", _("No such game, or you are not a player of it."))
     return game
 
 

@@ -20,8 +20,8 @@ from types import ModuleType
 
 from django.utils.translation import gettext as _
 
+from core.errors import ServiceError
 from games import describe
-from games.errors import GameError
 from games.models import Game
 
 
@@ -53,10 +53,10 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
 
 def parse_move(game: Game, data) -> tuple[int, dict]:
     """``(version, action)`` from a move form of ``game``'s table (its module's
-    ``parse_move``); ``GameError("invalid")`` for a form no table of this game builds."""
+    ``parse_move``); ``ServiceError("invalid")`` for a form no table of this game builds."""
     module = module_for(game.game)
     if module is None or not hasattr(module, "parse_move"):
-        raise GameError("invalid", _("This game's page has no move forms."))
+        raise ServiceError("invalid", _("This game's page has no move forms."))
     return module.parse_move(data)
 
 

@@ -37,7 +37,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """
     try:
         game, seat = actions.read_invitation_token(token)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         return render(request, "games/invitation_invalid.html", {"error": error}, status=404)
 
     error = None
@@ -52,7 +52,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                 game = actions.do_decline_invitation(game.id, seat.user)
             else:
                 error = _("Choose accept or decline.")
-        except actions.GameError as refused:
+        except actions.ServiceError as refused:
             error = refused.detail
         seat.refresh_from_db()
 
@@ -81,7 +81,7 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
     (then the page offers a login link, which signs in fully)."""
     try:
         seat = notify.read_entry_token(game_id, token)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         status = {"game_not_active": 410, "link_expired": 410, "suspended": 403}.get(
             error.code, 404
         )
@@ -154,7 +154,7 @@ def play_move(request: HttpRequest, game_id) -> HttpResponse:
     try:
         version, action = table.parse_move(game, request.POST)
         actions.do_play_move(game_id, request.user, version, action)
-    except actions.GameError as refused:
+    except actions.ServiceError as refused:
         if refused.code == "not_found":
             raise Http404(refused.detail) from None
         messages.error(request, _refusal_message(refused))
@@ -182,7 +182,7 @@ def take_back_seat(request: HttpRequest, game_id) -> HttpResponse:
         return redirect_to_login(reverse("games:game", args=[game_id]))
     try:
         actions.do_take_back_seat(game_id, request.user)
-    except actions.GameError as refused:
+    except actions.ServiceError as refused:
         if refused.code == "not_found":
             raise Http404(refused.detail) from None
         messages.error(request, refused.detail)
@@ -191,7 +191,7 @@ def take_back_seat(request: HttpRequest, game_id) -> HttpResponse:
     return redirect("games:game", game_id=game_id)
 
 
-def _refusal_message(refused: actions.GameError) -> str:
+def _refusal_message(refused: actions.ServiceError) -> str:
     """What a refused move form tells its player; the table below it is the current one."""
     if refused.code == "stale_version":
         return _(
@@ -227,5 +227,5 @@ def game_version(request: HttpRequest, game_id) -> JsonResponse:
 def _visible_game_or_404(user, game_id) -> Game:
     try:
         return queries.get_visible_game(user, game_id)
-    except actions.GameError:
+    except actions.ServiceError:
         raise Http404("No such game, or you are not a player of it.") from None

@@ -50,7 +50,7 @@ def parse_error_detail(error: MoveParseError) -> str:
 
 
 def refusal_detail(code: str, detail: str) -> str:
-    """A ``GameError`` as the answer to an email says it (a reply is not a page to reload)."""
+    """A ``ServiceError`` as the answer to an email says it (a reply is not a page to reload)."""
     if code == "stale_version":
         # After "you wrote …, and nothing was played:" (mail_answer), so not said again.
         return _(

@@ -39,8 +39,8 @@ from django.utils.translation import gettext as _
 from accounts.languages import language_of
 from accounts.models import normalize_email
 from accounts.throttling import add_to_counter
+from core.errors import ServiceError
 from games.actions import do_play_move
-from games.errors import GameError
 from games.models import Move, Seat
 from piratz_site.redaction import mask_email
 
@@ -146,7 +146,7 @@ def _play(seat: Seat, version: int, body: str, in_reply_to: str) -> Outcome:
                     move = Move.objects.get(game=game, number=version + 1)
                     queue_answer(game, seat, command=command, move=move, in_reply_to=in_reply_to)
                 return Outcome.PLAYED
-            except GameError as error:
+            except ServiceError as error:
                 refusal = refusal_detail(error.code, error.detail)
         seat.game.refresh_from_db()
         queue_answer(seat.game, seat, command=command, refusal=refusal, in_reply_to=in_reply_to)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
 from accounts.models import User
+from core.errors import ServiceError
 from games import deadlines
-from games.errors import GameError
 from games.models import Game, Seat
 from moderation import audit
 from moderation.models import AuditAction, Report, ReportCategory
@@ -29,16 +29,16 @@ def do_suspend_user(
     ``suspended``), they cannot create games or be invited, and their running games go on
     without them: every game waiting on them gets the deadline now, so the next deadline
     sweep plays their automatic move (rules P24), and so does each new turn of theirs.
-    Suspending a suspended player again sets the new end. Raises ``GameError("invalid")``
+    Suspending a suspended player again sets the new end. Raises ``ServiceError("invalid")``
     with nothing changed for a blank reason, an ``until`` not in the future, or a
     moderator suspending themselves.
     """
     reason = audit.clean_reason(reason)
     now = timezone.now()
     if until is not None and until <= now:
-        raise GameError("invalid", _("A suspension must end in the future."))
+        raise ServiceError("invalid", _("A suspension must end in the future."))
     if user.pk == moderator.pk:
-        raise GameError("invalid", _("You cannot suspend yourself."))
+        raise ServiceError("invalid", _("You cannot suspend yourself."))
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         user.suspended_at = now
@@ -67,14 +67,14 @@ def do_unsuspend_user(moderator: User, user: User, reason: str) -> User:
     """End ``user``'s suspension now: links, API key, games and invitations work again,
     and games still waiting on them get their turn's normal deadline back.
 
-    Raises ``GameError("invalid")`` with nothing changed for a blank reason or a player
+    Raises ``ServiceError("invalid")`` with nothing changed for a blank reason or a player
     who is not suspended (a suspension that ran out counts as ended).
     """
     reason = audit.clean_reason(reason)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if not user.is_suspended():
-            raise GameError("invalid", _("This player is not suspended."))
+            raise ServiceError("invalid", _("This player is not suspended."))
         until = user.suspended_until
         user.suspended_at = None
         user.suspended_until = None
@@ -103,16 +103,16 @@ def do_file_report(
     the API's throttle.
     """
     if category not in ReportCategory.values:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("category must be one of: %(choices)s.")
             % {"choices": ", ".join(ReportCategory.values)},
         )
     text = str(text or "").strip()
     if not text:
-        raise GameError("invalid", _("Say in a few words what happened."))
+        raise ServiceError("invalid", _("Say in a few words what happened."))
     if len(text) > Report.MAX_TEXT_LENGTH:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("The text must be at most %(max)d characters.") % {"max": Report.MAX_TEXT_LENGTH},
         )
@@ -120,15 +120,15 @@ def do_file_report(
     seats = list(Seat.objects.select_related("user").filter(game=game)) if game else []
     if not any(row.user_id == reporter.id for row in seats):
         if game is not None and reporter.is_staff:
-            raise GameError("not_a_player", _("You hold no seat in this game."))
-        raise GameError("not_found", _("No such game, or you are not a player of it."))
+            raise ServiceError("not_a_player", _("You hold no seat in this game."))
+        raise ServiceError("not_found", _("No such game, or you are not a player of it."))
     reported = None
     if seat is not None:
         reported = next((row.user for row in seats if row.seat == seat), None)
         if reported is None:
-            raise GameError("invalid", _("This game has no seat %(seat)d.") % {"seat": seat})
+            raise ServiceError("invalid", _("This game has no seat %(seat)d.") % {"seat": seat})
         if reported.id == reporter.id:
-            raise GameError("invalid", _("You cannot report yourself."))
+            raise ServiceError("invalid", _("You cannot report yourself."))
     report = Report.objects.create(
         reporter=reporter, game=game, reported_user=reported, category=category, text=text
     )
@@ -140,7 +140,7 @@ def do_resolve_report(moderator: User, report_id: int, note: str) -> Report:
     """Close an open report with the moderator's ``note`` (the audit entry's reason) and
     tell the reporter by email that it was handled; the email never says how.
 
-    Raises ``GameError("invalid")`` with nothing changed for a blank note or a report
+    Raises ``ServiceError("invalid")`` with nothing changed for a blank note or a report
     already resolved (two moderators resolving the same report: the second is told).
     """
     note = audit.clean_reason(note)
@@ -151,7 +151,7 @@ def do_resolve_report(moderator: User, report_id: int, note: str) -> Report:
             .get(pk=report_id)
         )
         if report.status != Report.Status.OPEN:
-            raise GameError("invalid", _("This report has already been resolved."))
+            raise ServiceError("invalid", _("This report has already been resolved."))
         report.status = Report.Status.RESOLVED
         report.resolved_at = timezone.now()
         report.resolved_by = moderator

@@ -11,7 +11,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
-from games.errors import GameError
+from core.errors import ServiceError
 from moderation import actions
 from moderation.forms import ReasonForm, reason_field
 from moderation.models import AuditEntry, Report
@@ -45,7 +45,7 @@ def confirmed_action(modeladmin, request, queryset, *, name, title, form_class, 
     """An admin action in two steps: a page listing the rows and asking ``form_class``'s
     questions, then (when its form posts back valid) ``run(row, cleaned_data)`` per row.
 
-    ``run`` calls a ``do_*`` action; a ``GameError`` is reported for that row and the
+    ``run`` calls a ``do_*`` action; a ``ServiceError`` is reported for that row and the
     others still run. Returns the page to show, or None for the list with its messages.
     """
     form = form_class(request.POST if "confirm" in request.POST else None)
@@ -55,7 +55,7 @@ def confirmed_action(modeladmin, request, queryset, *, name, title, form_class, 
             try:
                 run(request.user, row, form.cleaned_data)
                 done += 1
-            except GameError as error:
+            except ServiceError as error:
                 # Not led by the row: the admin capitalises a message's first letter,
                 # which turned "anna@example.com" into "Anna@example.com".
                 modeladmin.message_user(

@@ -7,15 +7,15 @@ from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
 
 from accounts.throttling import UserRateThrottle
-from games.api.errors import ApiError, refused
-from games.api.serializers import (
+from core.api.errors import ApiError, refused
+from core.api.fields import (
     ErrorSerializer,
     StrictCharField,
     StrictIntegerField,
     StrictSerializer,
     StrictUUIDField,
 )
-from games.errors import GameError
+from core.errors import ServiceError
 from games.rules import available_games, get_rules
 from moderation import actions
 from moderation.models import Report, ReportCategory
@@ -106,7 +106,7 @@ def file_report(request):
         report = actions.do_file_report(
             request.user, data["game"], data["category"], data["text"], seat=data.get("seat")
         )
-    except GameError as error:
+    except ServiceError as error:
         raise refused(error) from None
     body = ReportSerializer(report, context={"seat": data.get("seat")}).data
     return Response(body, status=status.HTTP_201_CREATED)

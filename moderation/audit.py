@@ -3,21 +3,21 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
+from core.errors import ServiceError
 from moderation.models import AuditAction, AuditEntry
 
 MAX_REASON_LENGTH = 500
 
 
 def clean_reason(reason) -> str:
-    """The moderator's reason on one line; raises ``GameError("invalid")`` when it is
+    """The moderator's reason on one line; raises ``ServiceError("invalid")`` when it is
     blank or longer than ``MAX_REASON_LENGTH``. Actions call it before changing anything,
     so a missing reason is refused with nothing done."""
     reason = " ".join(str(reason or "").split())  # one line: it also goes into log lines
     if not reason:
-        raise GameError("invalid", _("Give a reason for the moderator action."))
+        raise ServiceError("invalid", _("Give a reason for the moderator action."))
     if len(reason) > MAX_REASON_LENGTH:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("The reason must be at most %(max)d characters.") % {"max": MAX_REASON_LENGTH},
         )
@@ -37,15 +37,15 @@ def record(
 
     Must be called inside the transaction that performs the action (``RuntimeError``
     otherwise): the entry and the change commit or roll back together. ``reason`` is
-    cleaned by ``clean_reason`` (blank: ``GameError("invalid")``); ``extra`` is JSON-ready
+    cleaned by ``clean_reason`` (blank: ``ServiceError("invalid")``); ``extra`` is JSON-ready
     detail (hours granted, the version the moderator saw, a report's id). Only staff act
-    as moderators: anybody else gets ``GameError("not_found")``, as for a game they may
+    as moderators: anybody else gets ``ServiceError("not_found")``, as for a game they may
     not see.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit.record() must run inside the action's transaction")
     if not getattr(moderator, "is_staff", False):
-        raise GameError("not_found", _("Only moderators can take moderator actions."))
+        raise ServiceError("not_found", _("Only moderators can take moderator actions."))
     return AuditEntry.objects.create(
         moderator=moderator,
         action=AuditAction(action).value,

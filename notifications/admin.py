@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.template.defaultfilters import truncatechars
 from django.template.response import TemplateResponse
 
-from games.errors import GameError
+from core.errors import ServiceError
 from piratz_site.dashboard import RETRYING
 from piratz_site.redaction import redact_text, redact_tokens
 
@@ -167,7 +167,7 @@ class OutboundEmailAdmin(admin.ModelAdmin):
             resent = outbox.do_resend_emails(
                 queryset.values_list("id", flat=True), request.user, reason=reason
             )
-        except GameError as error:
+        except ServiceError as error:
             self.message_user(request, f"Nothing resent: {error.detail}", messages.ERROR)
             return
         self.message_user(request, f"{resent} of {selected} emails will be sent again now.")

@@ -478,7 +478,7 @@ def do_resend_emails(email_ids: Iterable[int], moderator, *, reason: str) -> int
     Returns how many emails will be sent again (failed or pending ones; sent emails and
     those being sent are left alone and get no entry). The attempt itself is recorded in
     the email's ``DeliveryAttempt`` history when a worker makes it. ``reason`` is
-    required: a blank one raises ``GameError("invalid")`` with nothing changed. The
+    required: a blank one raises ``ServiceError("invalid")`` with nothing changed. The
     moderation app's ``audit.record`` writes the entries, in this transaction.
     """
     # Imported here: the outbox is imported by every app that sends email, the games app's

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from games.api.errors import (
+from core.api.errors import (
     RETRY_AFTER_SECONDS,
     is_database_unavailable,
     json_error_for_status,

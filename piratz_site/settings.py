@@ -403,11 +403,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],  # DRF's, with a depth limit
-    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.PageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": ["core.api.parsers.JSONParser"],  # DRF's, with a depth limit
+    "DEFAULT_PAGINATION_CLASS": "core.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
-    "DEFAULT_SCHEMA_CLASS": "games.api.schema.ApiAutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.api.schema.ApiAutoSchema",
+    "EXCEPTION_HANDLER": "core.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [  # sliding-window counters; addresses as TRUSTED_PROXIES say
         "accounts.throttling.AnonRateThrottle",
         "accounts.throttling.UserRateThrottle",
@@ -428,7 +428,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Request bodies get components of their own ("…Request"): they may then say
-    # additionalProperties: false (games.api.schema) and leave out read-only fields.
+    # additionalProperties: false (core.api.schema) and leave out read-only fields.
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -439,11 +439,11 @@ SPECTACULAR_SETTINGS = {
         "WebhookKindEnum": "webhooks.models.WebhookKind",
         "TreasureEnum": "games.rules.piratz.TREASURES",
     },
-    # games.api.schema.add_links: OpenAPI links between operations (docs/api.md "Conformance").
+    # core.api.schema.add_links: OpenAPI links between operations (docs/api.md "Conformance").
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.schema.add_links",
-        "games.api.schema.mark_required_bodies",
+        "core.api.schema.add_links",
+        "core.api.schema.mark_required_bodies",
     ],
 }
 

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.errors import GameError, status_word
+from core.errors import ServiceError, status_word
 from games.models import Game, GameStatus, Seat
 
 from . import transport
@@ -18,30 +18,30 @@ def do_add_webhook(game_id, user, *, kind: str, url: str) -> tuple[Webhook, str]
     """Add a webhook of ``kind`` at ``url`` to the game for ``user``; returns it and its
     signing secret (for ``json``; the caller shows it once, it is never stored).
 
-    Refuses (``GameError``, nothing changed): ``not_found`` unless ``user`` holds a seat
+    Refuses (``ServiceError``, nothing changed): ``not_found`` unless ``user`` holds a seat
     (staff without one: ``not_a_player``), ``game_not_active`` once the game has ended,
     ``invalid`` for a kind or URL that is not acceptable, including one whose host
     resolves to an address that is not public (checked again at every delivery),
     ``limit_reached`` beyond ``WEBHOOKS_PER_GAME`` webhooks on the game.
     """
     if kind not in WebhookKind.values:
-        raise GameError("invalid", _("Unknown webhook kind."))
+        raise ServiceError("invalid", _("Unknown webhook kind."))
     _seat_of(game_id, user)  # before the lookup: outsiders learn nothing about the URL
     try:
         # Outside the transaction: a slow DNS answer must not hold the game row's lock.
         transport.check_destination(url)
     except transport.DeliveryError as error:
-        raise GameError("invalid", str(error)) from None
+        raise ServiceError("invalid", str(error)) from None
     with transaction.atomic():
         # Locked so two concurrent additions cannot both pass the cap.
         game = Game.objects.select_for_update().get(id=game_id)
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
         if Webhook.objects.filter(game=game).count() >= settings.WEBHOOKS_PER_GAME:
-            raise GameError(
+            raise ServiceError(
                 LIMIT_REACHED,
                 _("A game takes at most %(count)d webhooks; delete one first.")
                 % {"count": settings.WEBHOOKS_PER_GAME},
@@ -58,11 +58,11 @@ def do_delete_webhook(game_id, user, webhook_id) -> None:
     _seat_of(game_id, user)
     deleted, _count = Webhook.objects.filter(id=webhook_id, game_id=game_id, owner=user).delete()
     if not deleted:
-        raise GameError("not_found", _("No such webhook."))
+        raise ServiceError("not_found", _("No such webhook."))
 
 
 def webhooks_of(game_id, user):
-    """``user``'s webhooks of the game, oldest first; ``GameError`` as for adding one."""
+    """``user``'s webhooks of the game, oldest first; ``ServiceError`` as for adding one."""
     _seat_of(game_id, user)
     return Webhook.objects.filter(game_id=game_id, owner=user).order_by("created_at", "id")
 
@@ -72,5 +72,5 @@ def _seat_of(game_id, user) -> Seat:
     if seat is not None:
         return seat
     if user.is_staff and Game.objects.filter(id=game_id).exists():
-        raise GameError("not_a_player", _("You hold no seat in this game."))
-    raise GameError("not_found", _("No such game, or you are not a player of it."))
+        raise ServiceError("not_a_player", _("You hold no seat in this game."))
+    raise ServiceError("not_found", _("No such game, or you are not a player of it."))

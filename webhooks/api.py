@@ -7,9 +7,9 @@ from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
 
 from accounts.throttling import UserRateThrottle
-from games.api.errors import STATUS_OF_CODE, ApiError
-from games.api.serializers import ErrorSerializer, StrictCharField, StrictSerializer
-from games.errors import GameError
+from core.api.errors import STATUS_OF_CODE, ApiError
+from core.api.fields import ErrorSerializer, StrictCharField, StrictSerializer
+from core.errors import ServiceError
 
 from . import actions
 from .models import Webhook, WebhookKind
@@ -44,7 +44,7 @@ class WebhookCreateThrottle(UserRateThrottle):
         return request.method != "POST" or super().allow_request(request, view)
 
 
-def _refused(error: GameError) -> ApiError:
+def _refused(error: ServiceError) -> ApiError:
     status_code = 409 if error.code == actions.LIMIT_REACHED else STATUS_OF_CODE[error.code]
     return ApiError(status_code, error.code, error.detail)
 
@@ -145,7 +145,7 @@ def webhooks(request, game_id):
     if request.method == "GET":
         try:
             listed = list(actions.webhooks_of(game_id, request.user))
-        except GameError as error:
+        except ServiceError as error:
             raise _refused(error) from None
         return Response(WebhookSerializer(listed, many=True).data)
     if not isinstance(request.data, dict):
@@ -154,7 +154,7 @@ def webhooks(request, game_id):
     body.is_valid(raise_exception=True)
     try:
         webhook, secret = actions.do_add_webhook(game_id, request.user, **body.validated_data)
-    except GameError as error:
+    except ServiceError as error:
         raise _refused(error) from None
     data = WebhookCreatedSerializer(webhook, context={"secret": secret}).data
     return Response(data, status=status.HTTP_201_CREATED)
@@ -168,6 +168,6 @@ def webhooks(request, game_id):
 def webhook_detail(request, game_id, webhook_id):
     try:
         actions.do_delete_webhook(game_id, request.user, webhook_id)
-    except GameError as error:
+    except ServiceError as error:
         raise _refused(error) from None
     return Response(status=status.HTTP_204_NO_CONTENT)

@@ -14,6 +14,7 @@ re-exported for callers. Reading games is ``games.queries``; due work (sweeps) i
 ``games.sweeps``; what players are told by email is ``games.notify``.
 """
 
+from core.errors import ServiceError
 from games.actions.bots import do_replace_with_bot, do_take_back_seat
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS
 from games.actions.invitations import (
@@ -30,12 +31,11 @@ from games.actions.play import (
     do_play_timeout,
     do_set_standing_order,
 )
-from games.errors import GameError
 
 __all__ = [
     "MAX_TURN_HOURS",
     "MIN_TURN_HOURS",
-    "GameError",
+    "ServiceError",
     "do_abort_game",
     "do_accept_invitation",
     "do_create_game",

@@ -9,9 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core.errors import ServiceError, status_word
 from games import bots, deadlines
 from games.actions.common import check_seen_version, lock_game_with_seats, refuse_if_suspended
-from games.errors import GameError, status_word
 from games.models import Actor, Game, GameStatus, SeatChange
 from moderation import audit
 from moderation.models import AuditAction
@@ -23,7 +23,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
     """``user`` plays their seat again: the stand-in bot leaves it (one click, logged).
 
     When the game waits for that seat, the player's turn starts now with a fresh clock.
-    Raises ``GameError``: ``not_found`` (no such game, or not a player of it),
+    Raises ``ServiceError``: ``not_found`` (no such game, or not a player of it),
     ``not_a_player`` (staff without a seat), ``game_not_active`` (the game has ended),
     ``not_standing_in`` (no bot stands in for them), ``suspended`` (a moderator's suspension runs).
     Returns the game, seats prefetched.
@@ -33,15 +33,17 @@ def do_take_back_seat(game_id, user: User) -> Game:
         row = next((s for s in game.seats.all() if s.user_id == user.id), None)
         if row is None:
             if user.is_staff:
-                raise GameError("not_a_player", _("You may see this game but hold no seat in it."))
-            raise GameError("not_found", _("No such game, or you are not a player of it."))
+                raise ServiceError(
+                    "not_a_player", _("You may see this game but hold no seat in it.")
+                )
+            raise ServiceError("not_found", _("No such game, or you are not a player of it."))
         if game.status != GameStatus.ACTIVE:
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
         if not row.bot:
-            raise GameError("not_standing_in", _("You are playing your seat already."))
+            raise ServiceError("not_standing_in", _("You are playing your seat already."))
         refuse_if_suspended(row.user)  # read with the locked game row, not the caller's
         now = timezone.now()
         level = row.bot
@@ -80,27 +82,27 @@ def do_replace_with_bot(
     The player keeps the seat, is emailed, and may take it back (once any suspension is
     over). ``version``: the game version the moderator saw (None: not checked). The
     ``reason`` (required) goes to the audit log, written in this transaction. Raises
-    ``GameError``: ``invalid`` (blank reason, no such seat, a bot already plays it, an
+    ``ServiceError``: ``invalid`` (blank reason, no such seat, a bot already plays it, an
     unknown level), ``game_not_active``, ``stale_version``.
     """
     reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game_with_seats(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
         check_seen_version(game, version)
         if level not in bots.levels_of(game.rules):
-            raise GameError("invalid", _("This game has no bot of that level."))
+            raise ServiceError("invalid", _("This game has no bot of that level."))
         if seat is None:
             seat = game.current_seat
         row = next((s for s in game.seats.all() if s.seat == seat), None)
         if row is None:
-            raise GameError("invalid", _("This game has no seat %(seat)d.") % {"seat": seat})
+            raise ServiceError("invalid", _("This game has no seat %(seat)d.") % {"seat": seat})
         if row.bot:
-            raise GameError("invalid", _("A bot plays that seat already."))
+            raise ServiceError("invalid", _("A bot plays that seat already."))
         bots.hand_to_bot(
             game,
             row,

@@ -5,27 +5,19 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core.errors import ServiceError
 from games import events, queries
-from games.errors import GameError
 from games.models import Game, Move, Seat
-from piratz_site.prepared import PreparedQuery
 
 MIN_TURN_HOURS, MAX_TURN_HOURS = 1, 720
 
 
-# Every action's first query, compiled once per connection (piratz_site.prepared).
-_LOCKED_GAME = PreparedQuery(
-    lambda game_id: Game.objects.select_for_update().filter(id=game_id),
-    game_id=Game._meta.get_field("id"),
-)
-
-
 def lock_game_with_seats(game_id) -> Game:
-    """``lock_game`` with the game's seats prefetched (``queries.game_with_seats``): one
-    query instead of two, for the actions every turn runs."""
+    """``lock_game`` with the game's seats prefetched (``queries.game_with_seats``), for
+    the actions every turn runs."""
     game = queries.game_with_seats(game_id, lock=True)
     if game is None:
-        raise GameError("not_found", _("No such game, or you are not a player of it."))
+        raise ServiceError("not_found", _("No such game, or you are not a player of it."))
     return game
 
 
@@ -35,17 +27,17 @@ def lock_game(game_id) -> Game:
     Must run inside ``transaction.atomic``. On SQLite the IMMEDIATE transaction mode
     already serialises writers, so the lock is a no-op there.
     """
-    found = _LOCKED_GAME.fetch(game_id=game_id)
-    if not found:
-        raise GameError("not_found", _("No such game, or you are not a player of it."))
-    return found[0]
+    found = Game.objects.select_for_update().filter(id=game_id).first()
+    if found is None:
+        raise ServiceError("not_found", _("No such game, or you are not a player of it."))
+    return found
 
 
 def check_seen_version(game: Game, version: int | None) -> None:
     """Refuse (``stale_version``) a moderator's action chosen from ``version`` when the
     game has moved on since; None: not checked. Must run with the game row locked."""
     if version is not None and version != game.version:
-        raise GameError(
+        raise ServiceError(
             "stale_version",
             _(
                 "The game has moved on from version %(seen)d to %(now)d since you "
@@ -65,7 +57,7 @@ def refuse_if_suspended(player: User, detail: str | None = None) -> None:
     play" does not say what was refused.
     """
     if player.is_suspended():
-        raise GameError(
+        raise ServiceError(
             "suspended",
             detail or _("A moderator has suspended your account, so you cannot play for now."),
         )
@@ -75,7 +67,7 @@ def seat_row(game: Game, user: User) -> Seat:
     """``user``'s seat row in ``game`` with its user (``not_found`` if they hold none)."""
     seat = Seat.objects.select_related("user").filter(game=game, user=user).first()
     if seat is None:
-        raise GameError("not_found", _("No such game, or you are not a player of it."))
+        raise ServiceError("not_found", _("No such game, or you are not a player of it."))
     return seat
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User, normalize_email
+from core.errors import ServiceError, status_word
 from games import bots, deadlines, events, notify
 from games.actions.common import (
     MAX_TURN_HOURS,
@@ -24,7 +25,6 @@ from games.actions.common import (
     refuse_if_suspended,
     seat_row,
 )
-from games.errors import GameError, status_word
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.models import EndReason, Game, GameStatus, Seat
 from games.rules import available_games, get_rules
@@ -39,12 +39,12 @@ def _clean_emails(emails: Iterable[str]) -> list[str]:
     cleaned = []
     for raw in emails:
         if not isinstance(raw, str):
-            raise GameError("invalid", _("players must be a list of email addresses."))
+            raise ServiceError("invalid", _("players must be a list of email addresses."))
         email = normalize_email(raw)
         try:
             validate_email(email)
         except ValidationError:
-            raise GameError(
+            raise ServiceError(
                 "invalid", _("%(address)r is not an email address.") % {"address": raw}
             ) from None
         cleaned.append(email)
@@ -55,21 +55,21 @@ def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> No
     """Refuse a game that would let ``host`` use the service to spam strangers, or that a
     suspended player would host or be invited to (``User.is_suspended``)."""
     if User.objects.filter(User.suspended_q(now), pk=host.pk).exists():
-        raise GameError(
+        raise ServiceError(
             "suspended",
             _("A moderator has suspended your account, so you cannot create games for now."),
         )
     day_ago = now - timedelta(days=1)
     recent_games = Game.objects.filter(host=host, created_at__gte=day_ago)
     if recent_games.count() >= settings.GAMES_PER_USER_PER_DAY:
-        raise GameError(
+        raise ServiceError(
             "throttled",
             _("You can create at most %(count)d games a day.")
             % {"count": settings.GAMES_PER_USER_PER_DAY},
         )
     sent = Seat.objects.filter(game__in=recent_games).exclude(user=host).count()
     if sent + len(invitees) > settings.INVITATIONS_PER_USER_PER_DAY:
-        raise GameError(
+        raise ServiceError(
             "throttled",
             _("You can invite at most %(count)d players a day.")
             % {"count": settings.INVITATIONS_PER_USER_PER_DAY},
@@ -85,7 +85,7 @@ def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> No
     if busy or suspended:
         # Neither which address nor why (its pending count, a suspension): that is the
         # person's business, not the host's; both refusals read the same.
-        raise GameError(
+        raise ServiceError(
             "throttled",
             _("One of these addresses cannot be invited right now; try again later."),
         )
@@ -111,48 +111,48 @@ def do_create_game(
     take the seat of a player who keeps timing out (docs/bots.md "Bots at the table").
     ``client_seed`` is the host's optional contribution to the shuffle key (a checkable
     shuffle: ``games.fairness``); the game's server seed is drawn and committed to here.
-    Raises ``GameError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
+    Raises ``ServiceError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
     host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
     """
     if game not in available_games():
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("Unknown game %(game)r; available: %(available)s.")
             % {"game": game, "available": available_games()},
         )
     if not isinstance(turn_hours, int) or not MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("turn_hours must be between %(min)d and %(max)d.")
             % {"min": MIN_TURN_HOURS, "max": MAX_TURN_HOURS},
         )
     entries = emails
     if not isinstance(entries, list | tuple):
-        raise GameError("invalid", _("players must be a list of email addresses."))
+        raise ServiceError("invalid", _("players must be a list of email addresses."))
     bot_levels = _bot_levels(game, entries)
     emails = _clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
     rules = get_rules(game)
     if len(entries) not in rules.PLAYER_COUNTS:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("A game of %(game)s needs %(counts)s players.")
             % {"game": rules.NAME, "counts": player_counts_text(rules)},
         )
     if blind and "blind" not in rules.OPTIONS:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("%(game)s has no blind mode: nothing but the draw order is hidden.")
             % {"game": rules.NAME},
         )
     if len(set(emails)) != len(emails):
-        raise GameError("invalid", _("Each player may hold only one seat."))
+        raise ServiceError("invalid", _("Each player may hold only one seat."))
     if host.email not in emails:
-        raise GameError("invalid", _("Your own address must be among the players."))
+        raise ServiceError("invalid", _("Your own address must be among the players."))
 
     if stand_in_bots is None:
         stand_in_bots = len(entries) >= 3
     if not isinstance(stand_in_bots, bool):
-        raise GameError("invalid", _("stand_in_bots must be true or false."))
+        raise ServiceError("invalid", _("stand_in_bots must be true or false."))
 
     client_seed = clean_client_seed(game, client_seed)
     server_seed, commitment = new_server_seed(game)
@@ -220,9 +220,9 @@ def _bot_levels(game: str, entries) -> list[str | None]:
         if isinstance(entry, str) and entry.strip().lower().startswith(BOT_PREFIX):
             level = entry.strip().lower()[len(BOT_PREFIX) :]
             if not levels:
-                raise GameError("invalid", _("This game cannot seat bots."))
+                raise ServiceError("invalid", _("This game cannot seat bots."))
             if level not in levels:
-                raise GameError(
+                raise ServiceError(
                     "invalid",
                     _("Unknown bot level %(level)r; choose from %(levels)s.")
                     % {"level": level, "levels": ", ".join(levels)},
@@ -237,14 +237,14 @@ def invitation_token(game: Game, seat: Seat) -> str:
 
 
 def read_invitation_token(token: str) -> tuple[Game, Seat]:
-    """The game and seat a token names; ``GameError("not_found")`` if tampered or expired."""
+    """The game and seat a token names; ``ServiceError("not_found")`` if tampered or expired."""
     try:
         data = signing.loads(
             token, salt=INVITATION_SALT, max_age=timedelta(days=settings.INVITATION_DAYS + 1)
         )
         seat = Seat.objects.select_related("game", "user").get(game_id=data["g"], user_id=data["u"])
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
-        raise GameError(
+        raise ServiceError(
             "not_found", _("This invitation link is not valid or has expired.")
         ) from None
     return seat.game, seat
@@ -256,7 +256,7 @@ def do_accept_invitation(game_id, user: User, client_seed: str | None = None) ->
     ``client_seed`` is the player's optional contribution to the shuffle key
     (``games.fairness``); only the first acceptance's counts.
 
-    Accepting twice is harmless. Raises ``GameError`` (``not_found``,
+    Accepting twice is harmless. Raises ``ServiceError`` (``not_found``,
     ``game_not_active`` for a cancelled or ended game, ``suspended`` for a suspended player).
     """
     # sent_together: the last acceptance starts the game, an email to every player.
@@ -270,7 +270,7 @@ def do_accept_invitation(game_id, user: User, client_seed: str | None = None) ->
         if game.status == GameStatus.ACTIVE and seat.accepted:
             return game  # a repeated accept of a game that has since started
         if game.status != GameStatus.INVITED:
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s; nothing to accept.")
                 % {"status": status_word(game.status)},
@@ -293,7 +293,7 @@ def _refuse_if_expired(game: Game, now: datetime) -> None:
     refused answer changes nothing.
     """
     if game.invitation_has_expired(now):
-        raise GameError(
+        raise ServiceError(
             "game_not_active",
             _("This invitation expired on %(moment)s; the game will not take place.")
             % {"moment": _expiry_text(game)},
@@ -334,7 +334,7 @@ def _start(game: Game, now: datetime) -> None:
 def do_decline_invitation(game_id, user: User) -> Game:
     """``user`` declines their seat: the game is cancelled and the other players are told.
 
-    Raises ``GameError`` (``not_found``, ``game_not_active`` for a game no longer
+    Raises ``ServiceError`` (``not_found``, ``game_not_active`` for a game no longer
     invited or an expired invitation, ``suspended`` for a suspended player: a suspended
     player takes no action on a game, and their invitation lapses by itself).
     """
@@ -346,7 +346,7 @@ def do_decline_invitation(game_id, user: User) -> Game:
             _("A moderator has suspended your account, so you cannot answer invitations for now."),
         )
         if game.status != GameStatus.INVITED:
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s; nothing to decline.")
                 % {"status": status_word(game.status)},

@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core.errors import ServiceError, status_word
 from games import deadlines, notify
 from games.actions.common import MAX_TURN_HOURS, check_seen_version, end_game, lock_game
 from games.actions.play import do_play_timeout
-from games.errors import GameError, status_word
 from games.models import EndReason, Game, GameStatus
 from moderation import audit
 from moderation.models import AuditAction
@@ -34,7 +34,7 @@ def do_abort_game(game_id, moderator: User, *, version: int | None = None, reaso
     with transaction.atomic(), sent_together():  # every player is told: one send task
         game = lock_game(game_id)
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is already %(status)s.") % {"status": status_word(game.status)},
             )
@@ -62,14 +62,14 @@ def do_extend_deadline(
     moderator did not mean to extend.
     """
     if not isinstance(hours, int) or not 1 <= hours <= MAX_TURN_HOURS:
-        raise GameError(
+        raise ServiceError(
             "invalid", _("hours must be between 1 and %(max)d.") % {"max": MAX_TURN_HOURS}
         )
     reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )

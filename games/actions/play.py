@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from core.errors import ServiceError, status_word
 from games import bots, deadlines, events, notify
 from games.actions.common import (
     check_seen_version,
@@ -14,7 +15,6 @@ from games.actions.common import (
     lock_game_with_seats,
     refuse_if_suspended,
 )
-from games.errors import GameError, status_word
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import first_full_entry
 from moderation import audit
@@ -92,7 +92,7 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
     was chosen from) is answered with the current game instead of ``stale_version``,
     so a client retrying after a lost response plays its move exactly once; in a blind
     game only while the player may still see that move in full (``_is_repeat``).
-    Raises ``GameError`` and changes nothing when the move is refused: ``suspended``
+    Raises ``ServiceError`` and changes nothing when the move is refused: ``suspended``
     while a moderator's suspension of ``user`` runs, whichever door the move came by.
     The returned game has its seats and their users prefetched, ready to serialise.
     """
@@ -104,8 +104,10 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
         if row is None:
             if user.is_staff:
                 # Staff may see every game, so "no such game" would be untrue: say why not.
-                raise GameError("not_a_player", _("You may see this game but hold no seat in it."))
-            raise GameError("not_found", _("No such game, or you are not a player of it."))
+                raise ServiceError(
+                    "not_a_player", _("You may see this game but hold no seat in it.")
+                )
+            raise ServiceError("not_found", _("No such game, or you are not a player of it."))
         # The seat's user was read with the locked game row, so a suspension committed
         # after the caller's session (or API key, or email) was read still counts.
         refuse_if_suspended(row.user)
@@ -113,19 +115,19 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
         if version != game.version and _is_repeat(game, seat, version, action):
             return game
         if game.status != GameStatus.ACTIVE:
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
         if game.current_seat != seat:
-            raise GameError("not_your_turn", _("It is not your turn."))
+            raise ServiceError("not_your_turn", _("It is not your turn."))
         if bots.bot_to_move(game) is not None:
-            raise GameError(
+            raise ServiceError(
                 "not_your_turn",
                 _("A bot is playing your seat: take your seat back first, then move."),
             )
         if version != game.version:
-            raise GameError(
+            raise ServiceError(
                 "stale_version",
                 _("The game has moved on to version %(version)d; reload it and choose again.")
                 % {"version": game.version},
@@ -190,7 +192,7 @@ def do_play_timeout(
         game = lock_game_with_seats(game_id)
         if game.status != GameStatus.ACTIVE:
             if moderator is not None:
-                raise GameError(
+                raise ServiceError(
                     "game_not_active",
                     _("This game is %(status)s.") % {"status": status_word(game.status)},
                 )
@@ -290,7 +292,7 @@ def _apply(
         after = rules.apply(before, seat, action)
     except rules.IllegalAction as error:
         code = _ENGINE_CODES.get(error.code, "illegal_action")
-        raise GameError(code, _engine_detail(game, error)) from None
+        raise ServiceError(code, _engine_detail(game, error)) from None
 
     now = timezone.now()
     effects = rules.move_effects(before, after, seat, action)
@@ -397,7 +399,7 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
 
     ``order``: distinct treasure type names of the game's rules (``rules.TREASURES``),
     first choice first; an empty list goes back to the rules' own choice (P24). Allowed
-    while the game is invited or active. Raises ``GameError``: ``not_found`` (no such
+    while the game is invited or active. Raises ``ServiceError``: ``not_found`` (no such
     game, or an outsider), ``not_a_player`` (staff without a seat), ``suspended`` (a
     moderator's suspension runs), ``invalid``, ``game_not_active`` (the game has ended).
     Returns the seat saved, its game attached.
@@ -408,14 +410,14 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
         seat = Seat.objects.select_related("user").filter(game=game, user=user).first()
         if seat is None:
             if user.is_staff:
-                raise GameError(
+                raise ServiceError(
                     "not_a_player",
                     _("You hold no seat in this game, so you have no standing order."),
                 )
-            raise GameError("not_found", _("No such game, or you are not a player of it."))
+            raise ServiceError("not_found", _("No such game, or you are not a player of it."))
         refuse_if_suspended(seat.user)  # read just now: a suspension since the request counts
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
-            raise GameError(
+            raise ServiceError(
                 "game_not_active",
                 _("This game is %(status)s; its standing orders are closed.")
                 % {"status": status_word(game.status)},
@@ -437,9 +439,9 @@ def standing_order_choices(rules) -> list[str]:
 def _valid_standing_order(rules, order) -> list[str]:
     choices = standing_order_choices(rules)
     if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
-        raise GameError("invalid", _("standing_order must be a list of treasure type names."))
+        raise ServiceError("invalid", _("standing_order must be a list of treasure type names."))
     if order and not choices:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _(
                 "%(game)s has no standing orders: when your time runs out, its rules choose "
@@ -449,11 +451,13 @@ def _valid_standing_order(rules, order) -> list[str]:
         )
     unknown = [name for name in order if name not in choices]
     if unknown:
-        raise GameError(
+        raise ServiceError(
             "invalid",
             _("%(unknown)s is not a treasure type; choose from %(choices)s.")
             % {"unknown": ", ".join(unknown), "choices": ", ".join(choices)},
         )
     if len(set(order)) != len(order):
-        raise GameError("invalid", _("Name each treasure type at most once in a standing order."))
+        raise ServiceError(
+            "invalid", _("Name each treasure type at most once in a standing order.")
+        )
     return order

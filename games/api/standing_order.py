@@ -6,10 +6,10 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from core.api.errors import ApiError, refused
+from core.api.fields import BoundedListField, ErrorSerializer, StrictSerializer
 from games import actions, queries
 from games.actions.play import standing_order_choices
-from games.api.errors import ApiError, refused
-from games.api.serializers import BoundedListField, ErrorSerializer, StrictSerializer
 from games.rules import available_games, get_rules
 
 _DESCRIPTION = (
@@ -117,12 +117,12 @@ def standing_order(request, game_id):
             seat = actions.do_set_standing_order(
                 game_id, request.user, body.validated_data["standing_order"]
             )
-        except actions.GameError as error:
+        except actions.ServiceError as error:
             raise refused(error) from None
         return _answer(seat)
     try:
         game = queries.get_visible_game(request.user, game_id)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         raise refused(error) from None
     seat = next((s for s in game.seats.all() if s.user_id == request.user.id), None)
     if seat is None:

@@ -3,9 +3,10 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view
 
+from core.api.errors import refused
+from core.api.fields import ErrorSerializer
 from games import actions
-from games.api.errors import refused
-from games.api.serializers import ErrorSerializer, GameSerializer
+from games.api.serializers import GameSerializer
 from games.api.views import _game_response
 
 
@@ -34,6 +35,6 @@ from games.api.views import _game_response
 def take_back(request, game_id):
     try:
         game = actions.do_take_back_seat(game_id, request.user)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         raise refused(error) from None
     return _game_response(request, game)

@@ -5,8 +5,8 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from core.api.errors import refused
 from games import actions, fairness, queries
-from games.api.errors import refused
 
 _DESCRIPTION = (
     "A checkable shuffle (docs/shuffle.md). When the game was created "
@@ -77,6 +77,6 @@ class VerificationSerializer(serializers.Serializer):
 def verification(request, game_id):
     try:
         game = queries.get_visible_game(request.user, game_id)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         raise refused(error) from None
     return Response(fairness.verification(game))

@@ -12,13 +12,13 @@ from rest_framework.decorators import api_view
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 
+from core.api.errors import ApiError, refused
+from core.api.fields import ErrorSerializer
 from games import actions, queries
-from games.api.errors import ApiError, refused
 from games.api.serializers import (
     GAME_CREATE_SCHEMAS,
     MOVE_SCHEMA_OF_ACTION,
     AcceptRequestSerializer,
-    ErrorSerializer,
     GameCreateSerializer,
     GameSerializer,
     MoveLogSerializer,
@@ -27,7 +27,7 @@ from games.api.serializers import (
 from games.movelog import public_log
 
 # Errors only some endpoints answer. Those every endpoint can give (400, 401, 404, 413,
-# 429) are added to each operation by games.api.schema.ApiAutoSchema.
+# 429) are added to each operation by core.api.schema.ApiAutoSchema.
 _GAME_NOT_ACTIVE = OpenApiResponse(ErrorSerializer, description="`game_not_active`")
 
 
@@ -83,7 +83,7 @@ class GameListCreateView(ListAPIView):
                 client_seed=data.get("client_seed"),
                 stand_in_bots=data.get("stand_in_bots"),
             )
-        except actions.GameError as error:
+        except actions.ServiceError as error:
             raise refused(error) from None
         return _game_response(request, game, status.HTTP_201_CREATED)
 
@@ -96,7 +96,7 @@ class GameListCreateView(ListAPIView):
 def game_detail(request, game_id):
     try:
         game = queries.get_visible_game(request.user, game_id)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         raise refused(error) from None
     return Response(GameSerializer(game, context={"viewer": request.user}).data)
 
@@ -110,7 +110,7 @@ def _invitation_answer(service_call):
     def view(request, game_id):
         try:
             game = service_call(game_id, request.user)
-        except actions.GameError as error:
+        except actions.ServiceError as error:
             raise refused(error) from None
         return _game_response(request, game)
 
@@ -128,7 +128,7 @@ def accept_invitation(request, game_id):
     seed = _validated(AcceptRequestSerializer, request).validated_data.get("client_seed")
     try:
         game = actions.do_accept_invitation(game_id, request.user, client_seed=seed)
-    except actions.GameError as error:
+    except actions.ServiceError as error:
         raise refused(error) from None
     return _game_response(request, game)
 
@@ -178,7 +178,7 @@ class MoveView(ListAPIView):
     def list(self, request, game_id):
         try:
             game = queries.get_visible_game(request.user, game_id)
-        except actions.GameError as error:
+        except actions.ServiceError as error:
             raise refused(error) from None
         # Blind mode (rules P23): what a player may see of the log depends on their seat.
         entries = public_log(game, queries.seat_of(game, request.user))
@@ -195,7 +195,7 @@ class MoveView(ListAPIView):
             game = actions.do_play_move(
                 game_id, request.user, move.validated_data["version"], move.to_action()
             )
-        except actions.GameError as error:
+        except actions.ServiceError as error:
             raise refused(error) from None
         # The service returns the game with its seats and users prefetched: no re-read.
         return Response(GameSerializer(game, context={"viewer": request.user}).data)

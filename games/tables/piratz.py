@@ -9,8 +9,8 @@ name.
 
 from django.utils.translation import gettext as _
 
+from core.errors import ServiceError
 from games import describe
-from games.errors import GameError
 from games.models import Game
 from games.movelog import log_to_describe
 from games.table import basic_context
@@ -81,7 +81,7 @@ def _card_in_row(view: dict, card_id: int) -> dict:
 def parse_move(data) -> tuple[int, dict]:
     """``(version, action)`` from a move form's POST data, in CONTRACT section 1's shape.
 
-    Raises ``GameError("invalid")`` when the form is not one the table page builds (a
+    Raises ``ServiceError("invalid")`` when the form is not one the table page builds (a
     missing or malformed field); whether the move is legal now is the engine's call.
     An empty ``bury`` is null: the spade placed on no card.
     """
@@ -103,7 +103,7 @@ def parse_move(data) -> tuple[int, dict]:
         if version < 0:
             raise ValueError("version")
     except (KeyError, ValueError):
-        raise GameError(
+        raise ServiceError(
             "invalid", _("That move form was incomplete, so nothing was played. Choose again.")
         ) from None
     return version, action

@@ -11,8 +11,8 @@ symbols, colours, strips, scoring, the result and the move log are told in
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.errors import ServiceError
 from games.describe import rattenscharf as words
-from games.errors import GameError
 from games.models import Game
 from games.movelog import log_to_describe
 from games.rules.rattenscharf.board import laid_fields
@@ -43,7 +43,7 @@ def placement_value(action: dict) -> str:
 
 def parse_move(data) -> tuple[int, dict]:
     """``(version, action)`` from a placement form: ``version``, ``strip`` and
-    ``placement`` (``"x,y,h|v,0|1"``) make R28's action. ``GameError("invalid")`` for a
+    ``placement`` (``"x,y,h|v,0|1"``) make R28's action. ``ServiceError("invalid")`` for a
     form the page does not build; whether the placement is legal is the engine's call."""
     try:
         version = int(data.get("version", ""))
@@ -61,7 +61,7 @@ def parse_move(data) -> tuple[int, dict]:
             "flip": flip == "1",
         }
     except ValueError:
-        raise GameError(
+        raise ServiceError(
             "invalid", _("That move form was incomplete, so nothing was played. Choose again.")
         ) from None
     return version, action

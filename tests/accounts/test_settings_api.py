@@ -9,7 +9,7 @@ from django.urls import include, path
 from accounts import preferences
 from accounts.models import NotificationSettings
 from accounts.preferences import settings_for
-from games.errors import GameError
+from core.errors import ServiceError
 from tests.accounts.test_login_link_api import schema_of
 from tests.factories import client_for
 
@@ -206,7 +206,7 @@ def test_the_action_itself_refuses_bad_settings(player, changes, says):
     # Callers other than the API (a settings page, the shell) get the same checks.
     preferences.do_update_settings(player, {"reminder_leads": [5]}, now=NOON)
     before = saved(player)
-    with pytest.raises(GameError, match=says) as refusal:
+    with pytest.raises(ServiceError, match=says) as refusal:
         preferences.do_update_settings(player, {"mode": "off", **changes}, now=NOON)
     assert refusal.value.code == "invalid"
     assert saved(player) == before

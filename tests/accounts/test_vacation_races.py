@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from accounts import preferences
 from accounts.models import Vacation
-from games.errors import GameError
+from core.errors import ServiceError
 from tests.concurrency import at_once
 
 pytestmark = [
@@ -28,7 +28,7 @@ def test_simultaneous_vacations_respect_the_allowance(player, settings):
         try:
             preferences.do_add_vacation(player, begin, begin + timedelta(days=15), now=now)
             accepted.append(begin)
-        except GameError as refusal:
+        except ServiceError as refusal:
             refused.append(refusal.detail)
 
     at_once([lambda begin=begin: declare(begin) for begin in starts])

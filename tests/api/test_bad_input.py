@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings as django_settings
 from rest_framework.exceptions import ParseError
 
-from games.api.parsers import JSONParser
+from core.api.parsers import JSONParser
 from games.api.serializers import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
 from games.models import Game, Move
 from games.rules import piratz

@@ -55,7 +55,7 @@ def test_the_action_refuses_a_hidden_own_move_like_any_guess(anna, bert, kind):
     player = [anna, bert][own.seat]
     refusals = set()
     for guess in own.choices:
-        with pytest.raises(actions.GameError) as refused:
+        with pytest.raises(actions.ServiceError) as refused:
             actions.do_play_move(game.id, player, own.version, guess)
         refusals.add((refused.value.code, refused.value.detail))
     assert len(refusals) == 1

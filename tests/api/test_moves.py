@@ -178,6 +178,7 @@ def test_log_is_for_players_and_staff_only(game, anna, outsider, moderator):
 
 def test_each_action_name_belongs_to_one_game_so_the_body_chooses_its_serializer():
     """The move view reads a body by its ``action`` without reading the game first."""
+
     from games.api.serializers import (
         MOVE_ACTIONS,
         MOVE_SERIALIZERS,

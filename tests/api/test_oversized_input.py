@@ -10,7 +10,7 @@ import pytest
 from rest_framework import exceptions
 
 from accounts.models import NotificationSettings
-from games.api.errors import MAX_ERROR_MESSAGES, api_exception_handler
+from core.api.errors import MAX_ERROR_MESSAGES, api_exception_handler
 from games.models import Game, Seat
 from moderation.models import Report
 from tests.factories import client_for

@@ -334,7 +334,7 @@ def test_the_engines_malformed_and_game_over_codes_map_to_the_service_codes(duel
     ``game_over`` is ``game_not_active``, whoever calls the service."""
     from games import actions
 
-    with pytest.raises(actions.GameError) as refusal:
+    with pytest.raises(actions.ServiceError) as refusal:
         actions.do_play_move(duel.id, anna, 0, {"action": "place", "strip": 17, "x": True})
     assert refusal.value.code == "invalid"
     assert not Move.objects.exists()

@@ -223,7 +223,7 @@ def test_standing_order_names_treasure_types_at_most_once(openapi):
 
 
 def test_links_chain_a_created_game_to_its_moves(openapi):
-    """OpenAPI links (games.api.schema.add_links), which schemathesis's stateful phase follows:
+    """OpenAPI links (core.api.schema.add_links), which schemathesis's stateful phase follows:
     the created game's id, and the version a game answer shows, feed the next move."""
     paths = openapi["paths"]
     created = paths["/api/games/"]["post"]["responses"]["201"]["links"]

@@ -104,7 +104,7 @@ class TestModeration:
 
     @pytest.mark.parametrize("hours", [0, 721, "5"])
     def test_extend_deadline_rejects_bad_hours(self, game, moderator, hours):
-        with pytest.raises(actions.GameError) as refused:
+        with pytest.raises(actions.ServiceError) as refused:
             actions.do_extend_deadline(game.id, moderator, hours, reason="test")
         assert refused.value.code == "invalid"
 
@@ -115,8 +115,8 @@ class TestModeration:
         assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.MODERATOR)
         # Nothing is due any more (the admin showed an aborted game's "next reminder").
         assert (game.deadline, game.next_reminder_at, game.current_seat) == (None, None, None)
-        with pytest.raises(actions.GameError) as refused:
+        with pytest.raises(actions.ServiceError) as refused:
             actions.do_abort_game(game.id, moderator, reason="test")
         assert refused.value.code == "game_not_active"
-        with pytest.raises(actions.GameError):
+        with pytest.raises(actions.ServiceError):
             actions.do_play_timeout(game.id, moderator=moderator, reason="test")

@@ -11,8 +11,8 @@ import pytest
 import time_machine
 from django.urls import reverse
 
+from core.errors import ServiceError
 from games import actions, bots, sweeps, tasks
-from games.errors import GameError
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat, SeatChange
 from moderation.models import AuditAction, AuditEntry
 from notifications.models import OutboundEmail
@@ -83,7 +83,7 @@ def test_a_host_alone_with_bots_starts_at_once(anna):
     ],
 )
 def test_bad_bot_seats_are_refused_and_create_nothing(anna, players, message):
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_create_game(anna, players)
     assert refused.value.code == "invalid" and message in refused.value.detail
     assert not Game.objects.exists()
@@ -207,7 +207,7 @@ def test_a_stand_in_takes_the_seat_after_n_timeouts_and_the_player_takes_it_back
             break
         play_a_turn_ending_move(game, people[game.current_seat])
     before = len(emails("your_turn", bert.email))
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_play_move(game.id, bert, game.version, {"action": "reveal"})
     assert refused.value.code == "not_your_turn" and "take your seat back" in refused.value.detail
     assert tasks.play_bot_turn(str(game.id), game.version)
@@ -281,7 +281,7 @@ def test_p25_without_stand_ins_still_abandons(anna, bert, carla):
 def test_a_moderator_hands_an_absent_players_seat_to_a_bot_with_a_reason(anna, bert, moderator):
     game = actions.do_create_game(anna, [anna.email, bert.email])
     actions.do_accept_invitation(game.id, bert)
-    with pytest.raises(GameError):
+    with pytest.raises(ServiceError):
         actions.do_replace_with_bot(game.id, moderator, 1, reason="  ")
     assert not seat(game, 1).bot
 

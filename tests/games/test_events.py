@@ -9,8 +9,8 @@ import time_machine
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import ServiceError
 from games import actions, events, sweeps
-from games.errors import GameError
 from games.models import GameStatus
 from games.rules import piratz
 from tests.factories import start_game
@@ -64,7 +64,7 @@ def actions_game_state(game):
 
 def test_a_refused_move_announces_nothing(anna, bert):
     game = start_game([anna, bert])
-    with heard() as seen, pytest.raises(GameError):
+    with heard() as seen, pytest.raises(ServiceError):
         actions.do_play_move(game.id, bert, 0, {"action": "reveal"})
     assert seen == []
 

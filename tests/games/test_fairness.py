@@ -115,7 +115,7 @@ def test_a_bad_client_seed_is_refused_and_changes_nothing(anna, bert, seed):
 
 
 def test_the_service_refuses_a_bad_client_seed_too(anna, bert):
-    with pytest.raises(actions.GameError) as refused:
+    with pytest.raises(actions.ServiceError) as refused:
         actions.do_create_game(anna, [anna.email, bert.email], client_seed="bad seed")
     assert refused.value.code == "invalid"
 

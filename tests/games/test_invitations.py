@@ -23,7 +23,7 @@ def invited(anna, bert, carla) -> Game:
 class TestExpiredInvitation:
     def test_accepting_after_expiry_is_refused_and_changes_nothing(self, invited, bert):
         later = invited.invitation_expires_at + timedelta(minutes=1)
-        with time_machine.travel(later), pytest.raises(actions.GameError) as refused:
+        with time_machine.travel(later), pytest.raises(actions.ServiceError) as refused:
             actions.do_accept_invitation(invited.id, bert)
         assert refused.value.code == "game_not_active"
         assert "expired" in refused.value.detail
@@ -32,7 +32,7 @@ class TestExpiredInvitation:
 
     def test_the_expiry_moment_itself_is_closed_as_the_sweep_sees_it(self, invited, bert):
         with time_machine.travel(invited.invitation_expires_at, tick=False):
-            with pytest.raises(actions.GameError):
+            with pytest.raises(actions.ServiceError):
                 actions.do_accept_invitation(invited.id, bert)
             assert sweeps.cancel_expired_invitations() == 1
 
@@ -43,7 +43,7 @@ class TestExpiredInvitation:
 
     def test_declining_after_expiry_is_refused_and_the_sweep_cancels(self, invited, bert):
         with time_machine.travel(invited.invitation_expires_at + timedelta(minutes=1)):
-            with pytest.raises(actions.GameError) as refused:
+            with pytest.raises(actions.ServiceError) as refused:
                 actions.do_decline_invitation(invited.id, bert)
             assert "expired" in refused.value.detail
             assert sweeps.cancel_expired_invitations() == 1

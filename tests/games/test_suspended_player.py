@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from core.errors import ServiceError
 from games import actions
-from games.errors import GameError
 from games.models import Game, GameStatus, Move
 from moderation import actions as moderation
 from tests.factories import client_for, start_game
@@ -58,7 +58,7 @@ def test_the_action_refuses_a_player_read_before_the_suspension(game, anna, susp
     suspend(anna)  # ``anna`` here is the object read before, as a request's user may be
     assert anna.suspended_at is None
 
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_play_move(game.id, anna, 0, REVEAL)
 
     assert refused.value.code == "suspended" and refused.value.detail == NOTICE
@@ -70,7 +70,7 @@ def test_a_suspended_player_s_retry_is_refused_too(game, anna, suspend):
     # retry); a suspended player gets the refusal instead, and nothing is played.
     actions.do_play_move(game.id, anna, 0, REVEAL)
     suspend(anna)
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_play_move(game.id, anna, 0, REVEAL)
     assert refused.value.code == "suspended"
     assert Move.objects.filter(game=game).count() == 1
@@ -91,7 +91,7 @@ def test_the_api_refuses_a_suspended_player_s_move_with_403(game, anna, suspend,
 
 def test_a_suspended_player_cannot_set_a_standing_order(game, anna, suspend):
     suspend(anna)
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_set_standing_order(game.id, anna, ["coins"])
     assert refused.value.code == "suspended"
     assert game.seats.get(seat=0).standing_order == []
@@ -100,7 +100,7 @@ def test_a_suspended_player_cannot_set_a_standing_order(game, anna, suspend):
 def test_a_suspended_player_cannot_decline_an_invitation(anna, bert, suspend):
     game = actions.do_create_game(anna, [anna.email, bert.email])
     suspend(bert)
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_decline_invitation(game.id, bert)
     assert refused.value.code == "suspended"
     game.refresh_from_db()
@@ -126,7 +126,7 @@ def test_a_suspended_player_cannot_take_their_seat_back_from_a_bot(
     game = start_game([anna, bert, carla])
     actions.do_replace_with_bot(game.id, moderator, 0, reason="Gone for weeks")
     suspend(anna)
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_take_back_seat(game.id, anna)
     assert refused.value.code == "suspended"
     assert game.seats.get(seat=0).bot

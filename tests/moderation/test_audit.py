@@ -5,8 +5,8 @@ from unittest import mock
 import pytest
 from django.db import IntegrityError, transaction
 
+from core.errors import ServiceError
 from games import actions
-from games.errors import GameError
 from games.models import GameStatus, Move
 from moderation import audit
 from moderation.models import AuditAction, AuditEntry
@@ -22,7 +22,7 @@ def test_record_outside_a_transaction_is_a_programming_error(moderator, game):
 
 
 def test_only_staff_are_recorded_as_moderators(anna, game):
-    with pytest.raises(GameError) as refused, transaction.atomic():
+    with pytest.raises(ServiceError) as refused, transaction.atomic():
         audit.record(anna, AuditAction.ABORT_GAME, reason="Spam.", game=game)
     assert refused.value.code == "not_found"
 
@@ -77,7 +77,7 @@ def test_each_game_action_writes_one_entry_with_its_details(game, moderator, cal
 )
 def test_a_game_action_without_a_reason_is_refused_and_changes_nothing(game, moderator, call):
     deadline = game.deadline
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         call(game, moderator)
     assert refused.value.code == "invalid"
     game.refresh_from_db()
@@ -108,7 +108,7 @@ def test_no_action_happens_without_its_entry(game, moderator, call):
 
 
 def test_a_stale_version_writes_no_entry(game, moderator):
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_abort_game(game.id, moderator, version=3, reason="Spam.")
     assert refused.value.code == "stale_version"
     assert not AuditEntry.objects.exists()

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.login_links import request_login_link
+from core.errors import ServiceError
 from games import actions, sweeps
-from games.errors import GameError
 from games.models import Actor, GameStatus, Move
 from games.notify import game_entry_url
 from moderation import actions as moderation
@@ -67,7 +67,7 @@ def test_the_game_link_of_an_email_does_not_sign_a_suspended_player_in(client, g
 
 def test_a_suspended_player_cannot_create_a_game(anna, bert, suspend):
     suspend(anna)
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_create_game(anna, [anna.email, bert.email])
     assert refused.value.code == "suspended"
 
@@ -88,7 +88,7 @@ def test_a_suspended_player_cannot_be_invited_and_the_host_is_not_told_why(anna,
 def test_a_suspended_player_cannot_accept_an_invitation(anna, bert, suspend):
     game = actions.do_create_game(anna, [anna.email, bert.email])
     suspend(bert)
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         actions.do_accept_invitation(game.id, bert)
     assert refused.value.code == "suspended"
     game.refresh_from_db()
@@ -178,7 +178,7 @@ def test_unsuspending_restores_the_key_links_games_and_the_turn_clock(
 )
 def test_bad_suspensions_change_nothing(game, anna, moderator, reason, until, message):
     deadline = game.deadline
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         moderation.do_suspend_user(
             moderator, anna, reason, until=timezone.now() + until if until else None
         )
@@ -190,7 +190,7 @@ def test_bad_suspensions_change_nothing(game, anna, moderator, reason, until, me
 
 
 def test_unsuspending_a_player_who_is_not_suspended_is_refused(anna, moderator):
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         moderation.do_unsuspend_user(moderator, anna, "Mistake.")
     assert refused.value.code == "invalid"
     assert not AuditEntry.objects.exists()
@@ -228,7 +228,7 @@ def test_a_suspension_between_reading_and_redeeming_a_link_wins(anna, suspend, m
 
 
 def test_a_moderator_cannot_suspend_themselves(moderator):
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         moderation.do_suspend_user(moderator, moderator, "Testing.")
     assert refused.value.code == "invalid" and "yourself" in refused.value.detail
     moderator.refresh_from_db()

@@ -257,7 +257,7 @@ def test_placement_forms_parse_to_r28_actions(data, expected):
     ],
 )
 def test_a_malformed_placement_form_is_refused_as_invalid(data):
-    with pytest.raises(actions.GameError) as refused:
+    with pytest.raises(actions.ServiceError) as refused:
         rs_table.parse_move(data)
     assert refused.value.code == "invalid"
 

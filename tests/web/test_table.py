@@ -484,7 +484,7 @@ def test_move_forms_parse_to_contract_actions(data, expected):
 
 
 def test_a_negative_version_is_a_malformed_form():
-    with pytest.raises(actions.GameError) as refused:
+    with pytest.raises(actions.ServiceError) as refused:
         table.parse_move({"version": "-1", "action": "reveal"})
     assert refused.value.code == "invalid"
 

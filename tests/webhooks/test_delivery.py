@@ -242,7 +242,7 @@ def test_a_stuck_claim_is_requeued_by_the_sweep(game, anna, receiver, time_machi
 
 def test_a_rolled_back_move_queues_nothing(game, anna, receiver):
     add_webhook(game, anna, "json", receiver.url())
-    with pytest.raises(actions.GameError):
+    with pytest.raises(actions.ServiceError):
         actions.do_play_move(game.id, anna, game.version + 5, {"action": "reveal"})
     assert not WebhookDelivery.objects.exists()
 

@@ -4,7 +4,7 @@ import socket
 
 import pytest
 
-from games.errors import GameError
+from core.errors import ServiceError
 from webhooks import delivery, transport
 from webhooks.models import Webhook, WebhookDelivery
 
@@ -47,7 +47,7 @@ def test_private_and_link_local_addresses_are_refused_at_creation(game, anna, mo
     resolving(
         monkeypatch, {"metadata.internal.test": "169.254.169.254", "intranet.test": "10.0.0.7"}
     )
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(ServiceError) as refused:
         add_webhook(game, anna, "json", url)
     assert refused.value.code == "invalid"
     assert "not public" in refused.value.detail
@@ -74,7 +74,7 @@ def test_malformed_urls_are_refused(url, why):
 def test_loopback_needs_the_test_allowance(game, anna, settings, receiver):
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = False
     for url in (receiver.url(), f"https://127.0.0.1:{receiver.port}/", "https://[::1]/"):
-        with pytest.raises(GameError):
+        with pytest.raises(ServiceError):
             add_webhook(game, anna, "json", url)
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = True
     # Even with it, plain http only to loopback hosts.

@@ -3,7 +3,7 @@
 from django.utils.translation import pgettext_lazy
 
 
-class GameError(Exception):
+class ServiceError(Exception):
     """A request the service refuses; nothing was changed.
 
     ``code`` is one of CONTRACT.md's error codes (``invalid``, ``illegal_action``,
@@ -11,7 +11,7 @@ class GameError(Exception):
     ``game_not_active``, ``throttled``, ``suspended``); ``detail`` is a sentence for a
     person, in the language active when it is raised (callers wrap it in ``gettext``:
     the request's language, docs/players.md "Languages: English and German").
-    ``games.api.errors.STATUS_OF_CODE`` maps each to its HTTP status.
+    ``core.api.errors.STATUS_OF_CODE`` maps each to its HTTP status.
     """
 
     def __init__(self, code: str, detail: str):

@@ -12,12 +12,13 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from accounts.authentication import SuspendedError
-from games.errors import GameError
+from core.api.exceptions import SuspendedError
+from core.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
-# Each service error code (games.errors.GameError) answers with one HTTP status
+
+# Each service error code (core.errors.ServiceError) answers with one HTTP status
 # (CONTRACT.md section 2).
 STATUS_OF_CODE = {
     "invalid": 400,
@@ -49,7 +50,7 @@ class ApiError(exceptions.APIException):
         super().__init__(detail=detail, code=code)
 
 
-def refused(error: GameError) -> ApiError:
+def refused(error: ServiceError) -> ApiError:
     """The API answer to a request the service refused: the status its code maps to."""
     return ApiError(STATUS_OF_CODE[error.code], error.code, error.detail)
 

@@ -4,7 +4,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
 
-from games.api.serializers import ErrorSerializer
+from core.api.fields import ErrorSerializer
 
 _ERROR_ANSWERS = {
     400: "`invalid`: the body is malformed: not JSON, missing or unknown fields, wrong types "

@@ -1,0 +1,1 @@
+"""The REST API's shared plumbing: error answers, strict fields, parser, pagination, schema."""
