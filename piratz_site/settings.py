@@ -294,6 +294,25 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_TIMEZONE = "UTC"
+# Every task's time limits (docs/operating.md "Background work: sweeps, workers, beat"):
+# at the soft one the task is told (SoftTimeLimitExceeded) and records what it was doing;
+# at the hard one the worker kills the process running it. The hard one stays under the
+# email outbox's 10-minute stuck timeout (and the webhook outbox's is derived from it), so
+# a claim is only ever taken back from a process that is gone, never handed to a second
+# worker while the first still sends.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", 240, min_value=1)
+CELERY_TASK_TIME_LIMIT = env.int(
+    "CELERY_TASK_TIME_LIMIT", 300, min_value=CELERY_TASK_SOFT_TIME_LIMIT + 1
+)
+if CELERY_TASK_TIME_LIMIT > 9 * 60:
+    raise ImproperlyConfigured(
+        f"CELERY_TASK_TIME_LIMIT={CELERY_TASK_TIME_LIMIT} must be at most 540 (seconds): "
+        "the email outbox takes back a claim after 10 minutes."
+    )
+# Webhook posts have a queue of their own, served by workers of their own
+# (docs/webhooks.md): a slow endpoint then holds only those, never email, sweeps or bots.
+WEBHOOKS_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": WEBHOOKS_QUEUE}}
 # How often beat sends the every-minute sweeps (deadlines, reminders, the outbox); the
 # digest sweep runs every fifth time.
 SWEEP_SECONDS = env.int("SWEEP_SECONDS", 60, min_value=1)
@@ -360,6 +379,7 @@ WEBHOOKS_PER_GAME = env.int("WEBHOOKS_PER_GAME", 8, min_value=1)
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", 6, min_value=1)
 WEBHOOK_DISABLE_AFTER_FAILURES = env.int("WEBHOOK_DISABLE_AFTER_FAILURES", 3, min_value=1)
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 10, min_value=1)
+WEBHOOK_TOTAL_TIMEOUT_SECONDS = env.int("WEBHOOK_TOTAL_TIMEOUT_SECONDS", 15, min_value=1)
 WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
 # Playing by replying to the email (docs/mail-in.md): turn
 # emails get a Reply-To of REPLY_ADDRESS with a signed token as its +tag, only when set.

@@ -10,16 +10,18 @@ request never waits on an endpoint: it only writes rows; the worker posts.
 import json
 import logging
 import time
-from datetime import datetime
+from collections import Counter
+from datetime import datetime, timedelta
 
 from celery import current_app
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, Move
-from notifications.outbox import SendOutcome, SweepResult, send_claimed_in_chunks
+from notifications.outbox import SendOutcome, SweepResult
 
 from . import payloads, signing, transport
 from .models import Webhook, WebhookDelivery, WebhookKind
@@ -28,6 +30,10 @@ logger = logging.getLogger(__name__)
 
 Status = WebhookDelivery.Status
 STUCK_ERROR = "The worker stopped while posting; the post may or may not have arrived."
+INTERRUPTED_ERROR = "Stopped at the task's time limit; the post may or may not have arrived."
+# What a post may take beyond WEBHOOK_TOTAL_TIMEOUT_SECONDS: its name lookup is the
+# resolver's own (glibc's default: 5 s, twice, for each of up to three name servers).
+LOOKUP_ALLOWANCE_SECONDS = 30
 
 
 def queue_event(game: Game, event: str, move: Move | None = None) -> list[WebhookDelivery]:
@@ -163,35 +169,51 @@ def _post_claimed(delivery_id: int, claimed_at: datetime) -> SendOutcome:
     try:
         body, headers = request_for(delivery, int(time.time()))
         status = transport.post(
-            webhook.url, body, headers, timeout=settings.WEBHOOK_TIMEOUT_SECONDS
+            webhook.url,
+            body,
+            headers,
+            timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
+            total_timeout=settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS,
         )
         error = classify(status)
     except transport.DeliveryError as exc:
         error = exc
+    except SoftTimeLimitExceeded:
+        # The task must end: record the attempt and release the claim first, or the row
+        # would stay "sending" until the stuck sweep.
+        _record_failure(delivery, INTERRUPTED_ERROR, claimed_at)
+        raise
     except Exception as exc:  # a bug: recorded like a transient error, then it fails
         logger.exception("Webhook delivery %s: unexpected error", delivery.id)
         error = transport.DeliveryError(type(exc).__name__, permanent=False)
-    now = timezone.now()
     if error is None:
-        delivery.record_sent(now)
+        delivery.record_sent(timezone.now())
+        _save_outcome(delivery, claimed_at)
     else:
-        delivery.record_failure(
-            str(error), now, permanent=error.permanent, max_attempts=settings.WEBHOOK_MAX_ATTEMPTS
-        )
-        # Never the URL (a channel token) nor the body: the ids lead a moderator to them.
-        logger.warning(
-            "Webhook %s delivery %s: attempt %d failed (%s), now %s: %s",
-            webhook.id,
-            delivery.id,
-            delivery.attempts,
-            "permanent" if error.permanent else "transient",
-            delivery.status,
-            delivery.last_error,
-        )
-    _save_outcome(delivery, claimed_at)
+        _record_failure(delivery, str(error), claimed_at, permanent=error.permanent)
     if delivery.status == Status.SENT:
         return SendOutcome.SENT
     return SendOutcome.FAILED if delivery.status == Status.FAILED else SendOutcome.RETRYING
+
+
+def _record_failure(
+    delivery: WebhookDelivery, error: str, claimed_at: datetime, *, permanent: bool = False
+) -> None:
+    """Count a failed attempt of the delivery claimed at ``claimed_at``, log and save it."""
+    delivery.record_failure(
+        error, timezone.now(), permanent=permanent, max_attempts=settings.WEBHOOK_MAX_ATTEMPTS
+    )
+    # Never the URL (a channel token) nor the body: the ids lead a moderator to them.
+    logger.warning(
+        "Webhook %s delivery %s: attempt %d failed (%s), now %s: %s",
+        delivery.webhook_id,
+        delivery.id,
+        delivery.attempts,
+        "permanent" if permanent else "transient",
+        delivery.status,
+        delivery.last_error,
+    )
+    _save_outcome(delivery, claimed_at)
 
 
 def _save_outcome(delivery: WebhookDelivery, claimed_at: datetime, *, count_failure=True) -> None:
@@ -261,30 +283,57 @@ def disable_webhooks(webhooks, reason: str) -> int:
     return disabled
 
 
+def stuck_after() -> timedelta:
+    """How long a claim is held before the sweep takes it back: longer than any task may
+    run (``CELERY_TASK_TIME_LIMIT``, at which the worker kills it), so a post still under
+    way is never handed to a second worker; a minute more for the machines' clocks."""
+    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+
+
 def requeue_stuck_deliveries(now: datetime) -> int:
-    """Return deliveries claimed longer than ``SENDING_TIMEOUT`` ago to pending (their worker
+    """Return deliveries claimed longer than ``stuck_after()`` ago to pending (their worker
     died: the post may have arrived, so delivery is at least once; the ``X-Piratz-Delivery``
     header lets a receiver drop the second copy). The lost attempt counts."""
     requeued = 0
-    for delivery_id, attempts in WebhookDelivery.objects.stuck(now).values_list("id", "attempts"):
+    stuck = WebhookDelivery.objects.stuck(now, stuck_after())
+    for delivery_id, attempts in stuck.values_list("id", "attempts"):
         giving_up = attempts + 1 >= settings.WEBHOOK_MAX_ATTEMPTS
-        requeued += (
-            WebhookDelivery.objects.stuck(now)
-            .filter(id=delivery_id)
-            .update(
-                status=Status.FAILED if giving_up else Status.PENDING,
-                attempts=F("attempts") + 1,
-                last_error=STUCK_ERROR,
-                next_attempt_at=now,
-            )
+        requeued += stuck.filter(id=delivery_id).update(
+            status=Status.FAILED if giving_up else Status.PENDING,
+            attempts=F("attempts") + 1,
+            last_error=STUCK_ERROR,
+            next_attempt_at=now,
         )
     return requeued
 
 
-def send_due_deliveries(limit: int | None = None) -> SweepResult:
-    """Requeue stuck deliveries, then post the due ones, oldest first (``limit`` at most)."""
+def sweep_budget_seconds() -> float:
+    """How long a sweep may go on starting posts: its last post still ends before the
+    task's soft time limit (``CELERY_TASK_SOFT_TIME_LIMIT``)."""
+    longest_post = settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS + LOOKUP_ALLOWANCE_SECONDS
+    return settings.CELERY_TASK_SOFT_TIME_LIMIT - longest_post
+
+
+def send_due_deliveries(
+    limit: int | None = None, *, budget_seconds: float | None = None
+) -> SweepResult:
+    """Requeue stuck deliveries, then post the due ones, oldest first: ``limit`` at most,
+    and none started after ``budget_seconds`` (at least one is tried).
+
+    Claimed one at a time (``claim_first``, which passes over other sweeps' rows), so a
+    sweep that ends, or is stopped at its time limit, holds no claim it has not posted.
+    """
     now = timezone.now()
     requeued = requeue_stuck_deliveries(now)
     due = WebhookDelivery.objects.due(now).order_by("next_attempt_at", "id")
-    outcomes = send_claimed_in_chunks(due, limit, _post_claimed)
+    stop_at = None if budget_seconds is None else time.monotonic() + budget_seconds
+    outcomes = Counter()
+    while (tried := outcomes.total()) != limit:
+        if tried and stop_at is not None and time.monotonic() >= stop_at:
+            break
+        claimed_at = timezone.now()
+        claimed = due.claim_first(1, claimed_at)
+        if not claimed:
+            break
+        outcomes[_post_claimed(claimed[0], claimed_at)] += 1
     return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})

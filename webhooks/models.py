@@ -1,7 +1,7 @@
 """Webhooks and their deliveries: an outbox of HTTP posts, written with the move causing them."""
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from notifications.models import (
     MAX_ERROR_LENGTH,
-    SENDING_TIMEOUT,
     ClaimableQuerySet,
     retry_delay,
 )
@@ -86,11 +85,10 @@ class WebhookDeliveryQuerySet(ClaimableQuerySet):
     def due(self, now: datetime) -> "WebhookDeliveryQuerySet":
         return self.filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lte=now)
 
-    def stuck(self, now: datetime) -> "WebhookDeliveryQuerySet":
-        """Claimed more than ``SENDING_TIMEOUT`` (the email outbox's) ago: the worker died."""
-        return self.filter(
-            status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - SENDING_TIMEOUT
-        )
+    def stuck(self, now: datetime, after: timedelta) -> "WebhookDeliveryQuerySet":
+        """Claimed more than ``after`` before ``now`` (``webhooks.delivery.stuck_after``,
+        longer than a task may run): the worker died."""
+        return self.filter(status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - after)
 
 
 class WebhookDelivery(models.Model):

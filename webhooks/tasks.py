@@ -1,4 +1,8 @@
-"""Celery tasks of the webhook outbox: thin wrappers taking ids; the logic is in delivery.py."""
+"""Celery tasks of the webhook outbox: thin wrappers taking ids; the logic is in delivery.py.
+
+They run on the ``webhooks`` queue (``CELERY_TASK_ROUTES``), served by workers of their
+own, under every task's time limits (``CELERY_TASK_SOFT_TIME_LIMIT``/``_TIME_LIMIT``).
+"""
 
 from dataclasses import asdict
 
@@ -18,5 +22,9 @@ def send_webhook_delivery(delivery_id: int) -> str:
 
 @shared_task
 def send_due_webhook_deliveries() -> dict:
-    """The every-minute sweep: retries, stuck claims, and posts whose task was lost."""
-    return asdict(delivery.send_due_deliveries(limit=SWEEP_BATCH_SIZE))
+    """The every-minute sweep: retries, stuck claims, and posts whose task was lost; it
+    starts no post that could outlast its soft time limit (the next sweep goes on)."""
+    result = delivery.send_due_deliveries(
+        limit=SWEEP_BATCH_SIZE, budget_seconds=delivery.sweep_budget_seconds()
+    )
+    return asdict(result)

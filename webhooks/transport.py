@@ -1,27 +1,31 @@
 """HTTP posts to webhook URLs, refusing server-side request forgery: check, resolve, pin, send.
 
 Only ``https://`` URLs to public addresses. The host is resolved and *every* address
-checked (private, loopback, link-local, multicast, reserved and unspecified ranges are
-refused, IPv4-mapped IPv6 addresses by their IPv4 address), and the connection goes to
-the address that was checked, not to a second lookup that a DNS rebinding could answer
-differently; TLS still verifies the certificate for the URL's host name (SNI), and the
-``Host`` header names it. ``WEBHOOKS_ALLOW_INSECURE_LOCALHOST`` (tests, local runs) also
-allows ``http://`` and loopback addresses, for loopback hosts only.
+checked against one table of special-purpose networks (``webhooks.addresses``), and the
+connection goes to the address that was checked, not to a second lookup that a DNS
+rebinding could answer differently; TLS still verifies the certificate for the URL's host
+name (SNI), and the ``Host`` header names it. ``WEBHOOKS_ALLOW_INSECURE_LOCALHOST``
+(tests, local runs) also allows ``http://`` and loopback addresses, for loopback hosts only.
 
-``http.client`` (standard library) rather than ``urllib.request``: it never follows a
-redirect (a 3xx is an answer like any other, refused as permanent), and connecting to
-the checked address is one overridden method. Timeouts bound every connect and read,
-and at most ``MAX_RESPONSE_BYTES`` of the answer are read.
+The socket is ours and HTTP/1.1 is spoken through h11 (a sans-I/O protocol library), so
+every socket operation waits only for what is left of the post's total time: an endpoint
+that answers a byte at a time cannot hold a worker past ``total_timeout`` (a per-read
+timeout, all ``http.client`` offers, let one post last for days). Redirects are never
+followed (a 3xx is an answer like any other, refused as permanent), and at most
+``MAX_RESPONSE_BYTES`` of the answer are read.
 """
 
-import http.client
-import ipaddress
 import socket
 import ssl
+import time
+from contextlib import suppress
 from urllib.parse import SplitResult, urlsplit
 
+import h11
 from django.conf import settings
 from django.utils.translation import gettext as _
+
+from .addresses import refusal
 
 MAX_RESPONSE_BYTES = 64 * 1024
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
@@ -90,23 +94,16 @@ def check_url(url: str) -> SplitResult:
 
 
 def address_allowed(address: str) -> bool:
-    """May the service connect to this IP address? Public unicast only (see module doc)."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone index
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if ip.is_loopback:
-        return _insecure_localhost()
-    return ip.is_global and not (
-        ip.is_multicast or ip.is_reserved or ip.is_link_local or ip.is_unspecified
-    )
+    """May the service connect to this IP address? Not if it lies in a special-purpose
+    network (``webhooks.addresses``); loopback only with the local allowance."""
+    return refusal(address, allow_loopback=_insecure_localhost()) is None
 
 
 def resolve(parts: SplitResult) -> list[str]:
     """The addresses of the URL's host, every one of them checked; ``UnsafeUrl`` if any is
     refused, a transient ``DeliveryError`` if the name does not resolve now."""
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+        infos = socket.getaddrinfo(parts.hostname, _port(parts), type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
         raise DeliveryError(
             _("The host %(host)s could not be resolved (%(error)s).")
@@ -130,69 +127,141 @@ def check_destination(url: str) -> None:
     resolve(check_url(url))
 
 
-def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float) -> int:
+def post(
+    url: str, body: bytes, headers: dict[str, str], *, timeout: float, total_timeout: float
+) -> int:
     """POST ``body`` to ``url`` at a checked address; returns the HTTP status.
 
-    Raises ``UnsafeUrl`` (permanent) for a refused URL or address, ``DeliveryError``
-    (transient) for DNS, connection, TLS and timeout errors. Redirects are not followed.
+    The whole post (lookup, connect, TLS, request, status and headers) ends within
+    ``total_timeout`` seconds, each socket operation within ``timeout`` too; a name
+    lookup is the resolver's own and may alone take longer (the post then gives up as
+    it returns). Raises ``UnsafeUrl`` (permanent) for a refused URL or address,
+    ``DeliveryError`` (transient) for DNS, connection, TLS, protocol and timeout errors.
+    Redirects are not followed.
     """
+    deadline = Deadline(total_timeout, per_operation=timeout)
     parts = check_url(url)
     address = resolve(parts)[0]
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    if parts.scheme == "https":
-        connection = _PinnedHTTPSConnection(
-            parts.hostname,
-            port,
-            address=address,
-            timeout=timeout,
-            context=ssl.create_default_context(),
-        )
-    else:
-        connection = _PinnedHTTPConnection(parts.hostname, port, address=address, timeout=timeout)
-    path = parts.path or "/"
-    if parts.query:
-        path += "?" + parts.query
     try:
-        connection.request(
-            "POST",
-            path,
-            body=body,
-            headers={"Content-Type": "application/json", "User-Agent": USER_AGENT, **headers},
-        )
-        response = connection.getresponse()
-        response.read(MAX_RESPONSE_BYTES)  # the answer is not used; read a little, politely
-        return response.status
-    except (OSError, http.client.HTTPException) as exc:  # sockets, TLS, timeouts, bad replies
+        with _connect(parts, address, deadline) as sock:
+            return _exchange(sock, parts, body, headers, deadline)
+    except (OSError, h11.ProtocolError) as exc:  # sockets, TLS, timeouts, bad replies
+        if isinstance(exc, TimeoutError) and deadline.expired():
+            exc = deadline.error()  # a socket's own timeout, cut to the post's end
         raise DeliveryError(
             _("No answer from %(host)s: %(error)s")
             % {"host": parts.hostname, "error": f"{type(exc).__name__} {exc}".strip()},
             permanent=False,
         ) from None
-    finally:
-        connection.close()
 
 
-def _pinned(address: str):
-    # http.client keeps its connect function in an instance attribute (for tests to
-    # replace): the port and timeouts are its own, the address is the one we checked.
-    def create_connection(host_port, timeout, source_address=None):
-        return socket.create_connection((address, host_port[1]), timeout, source_address)
+class Deadline:
+    """The time left of one post, started now: ``timeout()`` is what the next socket
+    operation may wait (never past the end, nor ``per_operation``); ``TimeoutError`` once
+    the time is up."""
 
-    return create_connection
+    def __init__(self, total: float, *, per_operation: float):
+        self.total = total
+        self.per_operation = per_operation
+        self.ends_at = time.monotonic() + total
+
+    def timeout(self) -> float:
+        left = self.ends_at - time.monotonic()
+        if left <= 0:
+            raise self.error()
+        return min(left, self.per_operation)
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.ends_at
+
+    def error(self) -> TimeoutError:
+        return TimeoutError(f"no complete answer within {self.total:g} s")
 
 
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """Connects to ``address`` (already checked) whatever ``host`` resolves to now; ``host``
-    stays the name for the ``Host`` header (and for TLS in the subclass below)."""
-
-    def __init__(self, host, port, *, address: str, **kwargs):
-        super().__init__(host, port, **kwargs)
-        self._create_connection = _pinned(address)
+def _default_port(parts: SplitResult) -> int:
+    return 443 if parts.scheme == "https" else 80
 
 
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    """``_PinnedHTTPConnection`` over TLS, verifying the certificate for ``host`` (SNI)."""
+def _port(parts: SplitResult) -> int:
+    return parts.port or _default_port(parts)
 
-    def __init__(self, host, port, *, address: str, **kwargs):
-        super().__init__(host, port, **kwargs)
-        self._create_connection = _pinned(address)
+
+def _connect(parts: SplitResult, address: str, deadline: Deadline) -> socket.socket:
+    """A socket connected to ``address`` (the checked one, whatever the name resolves to
+    now), over TLS verified for the URL's host name for ``https``."""
+    sock = socket.create_connection((address, _port(parts)), timeout=deadline.timeout())
+    if parts.scheme != "https":
+        return sock
+    try:
+        # The handshake is one operation: CPython bounds all of it by the socket's timeout.
+        sock.settimeout(deadline.timeout())
+        return ssl.create_default_context().wrap_socket(sock, server_hostname=parts.hostname)
+    except BaseException:
+        sock.close()
+        raise
+
+
+def _host_header(parts: SplitResult) -> str:
+    host = parts.hostname.encode("idna").decode("ascii")
+    host = f"[{host}]" if ":" in host else host
+    return host if parts.port in (None, _default_port(parts)) else f"{host}:{parts.port}"
+
+
+def _exchange(
+    sock: socket.socket, parts: SplitResult, body: bytes, headers: dict, deadline: Deadline
+) -> int:
+    """Send the request on ``sock`` and return the answer's status, reading at most
+    ``MAX_RESPONSE_BYTES`` of its body, until the deadline."""
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    request_headers = {
+        "Host": _host_header(parts),
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        **headers,
+        "Content-Length": str(len(body)),
+        "Connection": "close",
+    }
+    connection = h11.Connection(h11.CLIENT)
+    request = h11.Request(method="POST", target=path, headers=list(request_headers.items()))
+    _send_all(
+        sock,
+        connection.send(request)
+        + connection.send(h11.Data(data=body))
+        + connection.send(h11.EndOfMessage()),
+        deadline,
+    )
+    event = _next_event(sock, connection, deadline)
+    while isinstance(event, h11.InformationalResponse):  # "100 Continue" and the like
+        event = _next_event(sock, connection, deadline)
+    if not isinstance(event, h11.Response):
+        raise ConnectionError("the connection closed without an answer")
+    # The status is the answer; its body is read only to be polite, as time allows.
+    with suppress(OSError, h11.ProtocolError):
+        _read_body(sock, connection, deadline)
+    return event.status_code
+
+
+def _send_all(sock: socket.socket, data: bytes, deadline: Deadline) -> None:
+    # One send at a time, not sendall: over TLS each of sendall's sends had the full timeout.
+    view = memoryview(data)
+    while view:
+        sock.settimeout(deadline.timeout())
+        view = view[sock.send(view) :]
+
+
+def _next_event(sock: socket.socket, connection: h11.Connection, deadline: Deadline):
+    """The next event from the server, receiving as needed (each receive within the
+    time left)."""
+    while (event := connection.next_event()) is h11.NEED_DATA:
+        sock.settimeout(deadline.timeout())
+        connection.receive_data(sock.recv(16 * 1024))
+    return event
+
+
+def _read_body(sock: socket.socket, connection: h11.Connection, deadline: Deadline) -> None:
+    read = 0
+    while read < MAX_RESPONSE_BYTES:
+        event = _next_event(sock, connection, deadline)
+        if not isinstance(event, h11.Data):
+            return
+        read += len(event.data)

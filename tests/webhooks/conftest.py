@@ -11,6 +11,7 @@ import pytest
 from games import actions
 from games.models import Game
 from games.rules import piratz
+from tests.webhooks.tarpit import Tarpit
 from webhooks.actions import do_add_webhook
 
 
@@ -100,6 +101,13 @@ class BlackHole:
 
 
 @pytest.fixture
+def tarpit():
+    pit = Tarpit()
+    yield pit
+    pit.close()
+
+
+@pytest.fixture
 def black_hole():
     hole = BlackHole()
     yield hole
@@ -111,6 +119,7 @@ def _webhook_settings(settings):
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = True
     settings.SITE_URL = "https://piratz.example"
     settings.WEBHOOK_TIMEOUT_SECONDS = 2
+    settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS = 5
 
 
 def add_webhook(game: Game, user, kind: str, url: str):

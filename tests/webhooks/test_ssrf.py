@@ -39,6 +39,11 @@ def resolving(monkeypatch, names: dict[str, str]):
         "https://0.0.0.0/hook",
         "https://224.0.0.1/hook",
         "https://100.64.0.1/hook",  # carrier-grade NAT
+        "https://[fec0::1]/hook",  # site-local: Python's is_global calls it global
+        "https://[2002:a00:1::1]/hook",  # 6to4 of 10.0.0.1
+        "https://[64:ff9b::a9fe:a9fe]/hook",  # NAT64 of 169.254.169.254
+        "https://[2001:0:5db8:d70e::f5ff:fffe]/hook",  # Teredo to client 10.0.0.1
+        "https://[3fff::1]/hook",  # documentation
         "https://metadata.internal.test/hook",  # resolves to 169.254.169.254, below
         "https://intranet.test/hook",  # resolves to 10.0.0.7, below
     ],
