@@ -33,9 +33,11 @@ faults: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/piratz
 faults: $(INSTALLED)  ## Run only the fault suite (real gunicorn, Celery, Redis, PostgreSQL, SMTP).
 	$(PY) -m pytest -m faults -s -p no:cacheprovider tests/faults $(PYTEST_ARGS)
 
-lint: $(INSTALLED)  ## Check style with ruff.
+lint: $(INSTALLED)  ## Check style (ruff), the floors (import-linter) and types (mypy).
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 format: $(INSTALLED)  ## Reformat the code with ruff.
 	$(VENV)/bin/ruff check --fix .

@@ -33,7 +33,7 @@ from core.api.fields import (
 )
 from core.errors import ServiceError
 
-from . import preferences
+from . import preferences, schedule
 from .login_links import MAX_NEXT_LENGTH, request_login_link
 from .models import NotificationSettings, Vacation
 from .throttling import SCOPE, LoginLinkThrottle
@@ -186,10 +186,10 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     )
     unsubscribed = BoundedListField(
         child=serializers.ChoiceField(
-            choices=[str(kind) for kind in preferences.UNSUBSCRIBABLE_KINDS]
+            choices=[str(kind) for kind in schedule.UNSUBSCRIBABLE_KINDS]
         ),
         # No more than there are kinds to switch off (each is kept once).
-        max_length=len(preferences.UNSUBSCRIBABLE_KINDS),
+        max_length=len(schedule.UNSUBSCRIBABLE_KINDS),
         help_text="Kinds of email switched off (e.g. by one-click unsubscribe). Invitations, "
         "cancellations and login links cannot be switched off.",
     )
@@ -204,7 +204,7 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     )
 
     def validate_time_zone(self, value: str) -> str:
-        if not preferences.is_time_zone(value):
+        if not schedule.is_time_zone(value):
             raise serializers.ValidationError(
                 _("%(zone)r is not a known time zone; use an IANA name such as Europe/Berlin.")
                 % {"zone": value}

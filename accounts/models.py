@@ -11,7 +11,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from accounts import preferences
+from accounts import schedule
 
 
 def normalize_email(email: str) -> str:
@@ -286,7 +286,7 @@ class NotificationSettings(models.Model):
     @property
     def zone(self) -> ZoneInfo:
         """The person's time zone (UTC if the stored name is unknown to this system)."""
-        return preferences.zone_named(self.time_zone)
+        return schedule.zone_named(self.time_zone)
 
     def wants(self, kind: str) -> bool:
         """May an email of this kind go to this person at all?
@@ -296,7 +296,7 @@ class NotificationSettings(models.Model):
         mode; the other game news in every mode. Any kind listed in ``unsubscribed`` is
         off. An unknown kind raises ``ValueError`` (a typo must not silently mail).
         """
-        return preferences.wants(self.mode, self.unsubscribed, kind)
+        return schedule.wants(self.mode, self.unsubscribed, kind)
 
     def quiet_until(self, moment: datetime) -> datetime:
         """``moment`` if it is outside quiet hours, else the end of those quiet hours.
@@ -304,7 +304,7 @@ class NotificationSettings(models.Model):
         The end is an aware UTC datetime, computed on the local wall clock of
         ``time_zone`` (so correct across midnight and DST changes).
         """
-        return preferences.quiet_until(self.zone, self.quiet_start, self.quiet_end, moment)
+        return schedule.quiet_until(self.zone, self.quiet_start, self.quiet_end, moment)
 
     def next_digest_after(self, moment: datetime) -> datetime | None:
         """When the next digest is due after ``moment`` (UTC), or None unless in digest mode.
@@ -314,14 +314,14 @@ class NotificationSettings(models.Model):
         """
         if self.mode != self.Mode.DIGEST:
             return None
-        return preferences.next_local_hour(self.zone, self.digest_hour, moment)
+        return schedule.next_local_hour(self.zone, self.digest_hour, moment)
 
 
 class Vacation(models.Model):
     """A declared absence: while it runs, the person's turn clocks are paused.
 
     Vacations of one person never overlap and fit the yearly allowance
-    (``preferences.check_vacation``); ending one early sets ``ends_at`` to the moment
+    (``preferences.vacation_problem``); ending one early sets ``ends_at`` to the moment
     it was ended, so only the time actually taken counts against the allowance.
     """
 

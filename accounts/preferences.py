@@ -1,27 +1,23 @@
-"""A person's email preferences and absences: the kinds of email, quiet hours, vacations.
+"""A person's email preferences and absences: the settings they save and their vacations.
 
-The time logic here is pure (no database, no clock): callers pass ``now``.
-``settings_for`` and ``vacations_between`` read the database; the ``do_*`` functions
-at the end are the only writers of settings and vacations.
+The checks here are pure (no database, no clock): callers pass ``now``; the schedule they
+build on (which emails, zones, quiet hours) is ``accounts.schedule``. ``settings_for`` and
+``vacations_between`` read the database; the ``do_*`` functions at the end are the only
+writers of settings and vacations, and each sends ``accounts.signals.turn_clock_changed``
+when what it changed moves a player's turn deadlines.
 """
 
-from __future__ import annotations
-
-import enum
-import functools
 from collections.abc import Iterable
-from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from datetime import datetime, timedelta
 
 from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils.translation import gettext
 
+from accounts.models import NotificationSettings, User, Vacation
+from accounts.schedule import UNSUBSCRIBABLE_KINDS, is_time_zone
+from accounts.signals import turn_clock_changed
 from core.errors import ServiceError
-
-if TYPE_CHECKING:
-    from accounts.models import NotificationSettings, User
 
 Interval = tuple[datetime, datetime]
 
@@ -30,154 +26,6 @@ MAX_REMINDER_LEADS = 3
 MAX_REMINDER_LEAD_HOURS = 720  # 30 days: longer than any turn a game may be given
 # How far in the past a vacation's start may be and still be read as "now".
 START_SLACK = timedelta(minutes=5)
-
-
-class EmailKind(enum.StrEnum):
-    """Every kind of email the service sends: the outbox's ``template`` and the
-    unsubscribe categories."""
-
-    YOUR_TURN = "your_turn"
-    REMINDER = "reminder"
-    AUTO_MOVED = "auto_moved"
-    GAME_STARTED = "game_started"
-    GAME_OVER = "game_over"
-    GAME_ENDED = "game_ended"
-    DIGEST = "digest"
-    INVITATION = "invitation"
-    GAME_CANCELLED = "game_cancelled"
-    LOGIN_LINK = "login_link"
-
-
-# Answers to something the person did or must do; they can never be switched off.
-TRANSACTIONAL_KINDS = frozenset(
-    {EmailKind.INVITATION, EmailKind.GAME_CANCELLED, EmailKind.LOGIN_LINK}
-)
-# The kinds a person may switch off (by one-click unsubscribe or in the settings).
-UNSUBSCRIBABLE_KINDS = tuple(kind for kind in EmailKind if kind not in TRANSACTIONAL_KINDS)
-# Which notification mode lets which kinds through; the rest go in every mode.
-_EACH_TURN_ONLY = frozenset({EmailKind.YOUR_TURN, EmailKind.REMINDER})
-_DIGEST_ONLY = frozenset({EmailKind.DIGEST})
-
-
-def wants(mode: str, unsubscribed: Iterable[str], kind: str) -> bool:
-    """May an email of ``kind`` go to a person with this ``mode`` and ``unsubscribed`` list?
-
-    See ``NotificationSettings.wants``. Raises ``ValueError`` for an unknown kind.
-    """
-    kind = EmailKind(kind)
-    if kind in TRANSACTIONAL_KINDS:
-        return True
-    if kind in set(unsubscribed):
-        return False
-    if kind in _EACH_TURN_ONLY:
-        return mode == "each_turn"
-    if kind in _DIGEST_ONLY:
-        return mode == "digest"
-    return True
-
-
-def zone_named(name: str) -> ZoneInfo:
-    """The IANA zone called ``name``; UTC for a name this system does not know.
-
-    Names are validated when saved (``is_time_zone``); the fallback only matters if the
-    system's zone database later loses one, and must not break every email to that person.
-    """
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-@functools.cache
-def _known_zones() -> frozenset[str]:
-    # Listing them reads the zone database from disk (20-130 ms); it does not change
-    # while the process runs.
-    return frozenset(available_timezones())
-
-
-def known_time_zones() -> list[str]:
-    """Every IANA time zone name this system knows, sorted (the settings page offers them)."""
-    return sorted(_known_zones())
-
-
-def is_time_zone(name: str) -> bool:
-    """Is ``name`` an IANA time zone this system knows (e.g. ``Europe/Berlin``)?"""
-    return name in _known_zones()
-
-
-def local_instant(zone: ZoneInfo, day: date, wall: time, *, after: datetime | None = None):
-    """The UTC instant at which the local clock in ``zone`` first shows ``wall`` on ``day``.
-
-    A wall time skipped by a DST jump (02:30 on a spring-forward night) is reached when
-    the clock jumps past it, i.e. at the transition itself. A wall time that happens
-    twice (autumn) is its first occurrence, or its second if ``after`` is given and the
-    first is not later than ``after``.
-    """
-    first = datetime.combine(day, wall, tzinfo=zone)
-    second = first.replace(fold=1)
-    if first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != first.replace(tzinfo=None):
-        # Skipped: fold=0 reads it with the old offset (later instant), fold=1 with the new
-        # one (earlier instant); the jump lies between. Search it to the second.
-        low, high = second.astimezone(UTC), first.astimezone(UTC)
-        while high - low > timedelta(seconds=1):
-            middle = low + (high - low) / 2
-            if middle.astimezone(zone).replace(tzinfo=None) >= first.replace(tzinfo=None):
-                high = middle
-            else:
-                low = middle
-        return high.replace(microsecond=0)
-    instant = first.astimezone(UTC)
-    if after is not None and instant <= after:
-        later = second.astimezone(UTC)
-        if later > instant:  # a repeated wall time: its second occurrence
-            return later
-    return instant
-
-
-def in_quiet_hours(start: time, end: time, wall: time) -> bool:
-    """Is the local wall-clock time ``wall`` inside quiet hours [start, end)?
-
-    ``start > end`` wraps midnight (23:00-07:00); ``start == end`` is no quiet time.
-    """
-    if start < end:
-        return start <= wall < end
-    if start > end:
-        return wall >= start or wall < end
-    return False
-
-
-def quiet_until(zone: ZoneInfo, start: time | None, end: time | None, moment: datetime) -> datetime:
-    """``moment`` if it is outside the quiet hours, else the UTC end of those quiet hours.
-
-    Quiet hours are local wall-clock times in ``zone``: the person's clock reading
-    from ``start`` up to (not including) ``end``, wrapping midnight when start > end.
-    The end returned is the first instant after ``moment`` at which that clock reads
-    ``end`` (see ``local_instant`` for DST gaps and repeats).
-    """
-    if start is None or end is None:
-        return moment
-    local = moment.astimezone(zone)
-    wall = local.time().replace(tzinfo=None)
-    if not in_quiet_hours(start, end, wall):
-        return moment
-    day = local.date()
-    if start > end and wall >= start:
-        day += timedelta(days=1)  # in the evening part: it ends tomorrow morning
-    return local_instant(zone, day, end, after=moment)
-
-
-def next_local_hour(zone: ZoneInfo, hour: int, moment: datetime) -> datetime:
-    """The first instant after ``moment`` at which the clock in ``zone`` reaches ``hour``:00.
-
-    At most once per local calendar day: on the autumn night that repeats the hour,
-    only its first occurrence counts, so a digest cannot go out twice that day.
-    """
-    local = moment.astimezone(zone)
-    wall = time(hour)
-    candidate = local_instant(zone, local.date(), wall)
-    if candidate <= moment:
-        candidate = local_instant(zone, local.date() + timedelta(days=1), wall)
-    return candidate
 
 
 def merge_intervals(intervals: Iterable[Interval]) -> list[Interval]:
@@ -273,8 +121,6 @@ def reminder_leads_problem(leads) -> str | None:
 
 def settings_for(user: User) -> NotificationSettings:
     """The person's saved settings, or an unsaved row of defaults (reading never writes)."""
-    from accounts.models import NotificationSettings  # models imports this module
-
     try:
         return user.notification_settings
     except NotificationSettings.DoesNotExist:
@@ -283,8 +129,6 @@ def settings_for(user: User) -> NotificationSettings:
 
 def vacations_between(user_id: int, start: datetime, end: datetime) -> list[Interval]:
     """The user's vacations overlapping [start, end): merged, sorted (UTC, not clipped)."""
-    from accounts.models import Vacation  # models imports this module
-
     overlapping = Vacation.objects.filter(user_id=user_id, starts_at__lt=end, ends_at__gt=start)
     return merge_intervals(overlapping.values_list("starts_at", "ends_at"))
 
@@ -304,8 +148,6 @@ def _lock_person(user: User) -> None:
     Without it two requests could each check the vacation allowance (or create the
     settings row) before the other commits, and both be accepted.
     """
-    from accounts.models import User
-
     User.objects.select_for_update().only("id").get(pk=user.pk)
 
 
@@ -319,8 +161,6 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     raises ``ServiceError("invalid", ...)`` changing nothing. ``next_digest_at`` is
     recomputed when the mode, digest hour or time zone changed.
     """
-    from accounts.models import NotificationSettings
-
     if "time_zone" in changes and not is_time_zone(changes["time_zone"]):
         raise ServiceError(
             "invalid",
@@ -373,7 +213,7 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
         if _TURN_CLOCK_FIELDS & set(changes):
             # The deadline (quiet hours, zone) and the reminders (leads, mode) of the games
             # waiting on this person follow the new settings.
-            _refresh_deadlines(user)
+            _announce_turn_clock_changed(user)
     user.notification_settings = settings
     return settings
 
@@ -387,8 +227,6 @@ def do_unsubscribe(user: User, kind: str) -> None:
         raise ServiceError(
             "invalid", gettext("%(kind)r emails cannot be switched off.") % {"kind": kind}
         )
-    from accounts.models import NotificationSettings
-
     with transaction.atomic():
         _lock_person(user)
         settings, _ = NotificationSettings.objects.get_or_create(user=user)
@@ -397,12 +235,10 @@ def do_unsubscribe(user: User, kind: str) -> None:
             settings.save(update_fields=["unsubscribed", "updated_at"])
 
 
-def _refresh_deadlines(user: User) -> None:
-    # Games waiting on this person get their deadline paused or resumed (games.deadlines
-    # belongs to the games app, which imports accounts: imported here, not at the top).
-    from games.deadlines import refresh_deadlines_for
-
-    refresh_deadlines_for(user)
+def _announce_turn_clock_changed(user: User) -> None:
+    # Games waiting on this person pause or resume their deadline: games listens (a
+    # higher floor; accounts never imports it), inside this transaction.
+    turn_clock_changed.send(sender=User, user=user)
 
 
 def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *, now: datetime):
@@ -413,8 +249,6 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
     ``ServiceError("invalid", ...)``, changing nothing. In the same transaction the
     deadlines of games waiting on this person are recomputed.
     """
-    from accounts.models import Vacation
-
     if starts_at is None or now - START_SLACK <= starts_at < now:
         starts_at = now
     elif starts_at < now:
@@ -434,7 +268,7 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
         vacation = Vacation.objects.create(
             user=user, starts_at=starts_at, ends_at=ends_at, created_at=now
         )
-        _refresh_deadlines(user)
+        _announce_turn_clock_changed(user)
     return vacation
 
 
@@ -444,8 +278,6 @@ def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
     ``ServiceError("not_found")`` if it is not one of theirs, ``ServiceError("invalid")`` if
     it is over already. Deadlines are recomputed in the same transaction.
     """
-    from accounts.models import Vacation
-
     with transaction.atomic():
         _lock_person(user)
         vacation = Vacation.objects.filter(user=user, id=vacation_id).first()
@@ -458,4 +290,4 @@ def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
         else:
             vacation.ends_at = now
             vacation.save(update_fields=["ends_at"])
-        _refresh_deadlines(user)
+        _announce_turn_clock_changed(user)

@@ -23,19 +23,19 @@ from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 
-from . import preferences
+from . import preferences, schedule
 from .models import NotificationSettings, User, Vacation
 from .sessions import do_sign_out_everywhere
 
 # What each email a person may switch off is, in their words.
 EMAIL_KIND_LABELS = {
-    preferences.EmailKind.YOUR_TURN: gettext_lazy("Your turn"),
-    preferences.EmailKind.REMINDER: gettext_lazy("Reminders before a deadline"),
-    preferences.EmailKind.AUTO_MOVED: gettext_lazy("A move was played for you automatically"),
-    preferences.EmailKind.GAME_STARTED: gettext_lazy("A game has started"),
-    preferences.EmailKind.GAME_OVER: gettext_lazy("A game is over"),
-    preferences.EmailKind.GAME_ENDED: gettext_lazy("A game was ended early"),
-    preferences.EmailKind.DIGEST: gettext_lazy("The daily digest"),
+    schedule.EmailKind.YOUR_TURN: gettext_lazy("Your turn"),
+    schedule.EmailKind.REMINDER: gettext_lazy("Reminders before a deadline"),
+    schedule.EmailKind.AUTO_MOVED: gettext_lazy("A move was played for you automatically"),
+    schedule.EmailKind.GAME_STARTED: gettext_lazy("A game has started"),
+    schedule.EmailKind.GAME_OVER: gettext_lazy("A game is over"),
+    schedule.EmailKind.GAME_ENDED: gettext_lazy("A game was ended early"),
+    schedule.EmailKind.DIGEST: gettext_lazy("The daily digest"),
 }
 MODE_LABELS = {
     NotificationSettings.Mode.EACH_TURN: gettext_lazy("An email for each turn"),
@@ -170,7 +170,7 @@ def _render(request, settings_form, vacation_form, *, status=200) -> HttpRespons
             for v in vacations
         ],
         "zone": saved.zone.key,
-        "zones": preferences.known_time_zones(),
+        "zones": schedule.known_time_zones(),
         "allowance": settings.VACATION_DAYS_PER_YEAR,
     }
     return render(request, "accounts/settings.html", context, status=status)

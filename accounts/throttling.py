@@ -3,12 +3,15 @@ process through the cache, for the API (``UserRateThrottle``, ``AnonRateThrottle
 their scoped subclasses), for asking for login links (``LoginLinkThrottle``) and for
 failed authentication per address (``AuthFailureThrottleMiddleware``)."""
 
+import functools
 import hashlib
 import math
+import re
 import time
 from contextlib import suppress
 from dataclasses import dataclass
 
+import redis
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
@@ -158,7 +161,7 @@ def count_request(key: str, window: int, *, timeout: int) -> tuple[int, int]:
     previous_key = backend.make_and_validate_key(previous_key)
     # The previous window from the write server too: it holds the counters (a replica
     # may lag).
-    pipeline = backend._cache.get_client(current_key, write=True).pipeline(transaction=False)
+    pipeline = counter_client().pipeline(transaction=False)
     pipeline.get(previous_key)
     pipeline.incr(current_key)
     pipeline.expire(current_key, timeout, nx=True)
@@ -175,13 +178,33 @@ def uncount_request(key: str, window: int, *, timeout: int) -> None:
         add_to_counter(current_key, -1, timeout=timeout)
         return
     current_key = backend.make_and_validate_key(current_key)
-    pipeline = backend._cache.get_client(current_key, write=True).pipeline(transaction=False)
+    pipeline = counter_client().pipeline(transaction=False)
     pipeline.decr(current_key)
     # Should the key have expired meanwhile, DECR made a new one: it must expire too.
     pipeline.expire(current_key, timeout, nx=True)
     # The request is refused either way; had Redis kept the count, it expires.
     with suppress(CacheUnavailable), redis_or_unavailable():
         pipeline.execute()
+
+
+def counter_client() -> redis.Redis:
+    """A redis-py client of the default cache's write server (the first of its
+    ``LOCATION``), with the cache's ``OPTIONS`` as connection options.
+
+    The counters need a pipeline, which Django's cache API does not offer, so they talk
+    to the same server through redis-py's own public API. Made once per configuration
+    and process: redis-py pools the connections, is thread-safe, and opens new ones in a
+    forked child (gunicorn's ``--preload``).
+    """
+    config = settings.CACHES["default"]
+    location = config["LOCATION"]
+    servers = re.split("[;,]", location) if isinstance(location, str) else location
+    return _redis_client(servers[0], tuple(sorted(config.get("OPTIONS", {}).items())))
+
+
+@functools.lru_cache(maxsize=8)
+def _redis_client(url: str, options: tuple) -> redis.Redis:
+    return redis.Redis.from_url(url, **dict(options))
 
 
 def add_to_counter(key: str, delta: int, *, timeout: float) -> int:

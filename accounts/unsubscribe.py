@@ -13,7 +13,7 @@ from django.core import signing
 from django.urls import reverse
 
 from .models import User
-from .preferences import UNSUBSCRIBABLE_KINDS, EmailKind
+from .schedule import UNSUBSCRIBABLE_KINDS, EmailKind
 
 SALT = "accounts.unsubscribe"
 

@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import preferences
+from . import preferences, schedule
 from .forms import LoginLinkRequestForm
 from .game_scope import scoped_games
 from .login_links import (
@@ -47,13 +47,13 @@ def sign_in(request: HttpRequest, user) -> None:
 
 # A kind of email inside "Stop <kind> emails for …?", in the reader's language.
 UNSUBSCRIBE_WORDS = {
-    preferences.EmailKind.YOUR_TURN: pgettext_lazy("Stop … emails", "your turn"),
-    preferences.EmailKind.REMINDER: pgettext_lazy("Stop … emails", "reminder"),
-    preferences.EmailKind.AUTO_MOVED: pgettext_lazy("Stop … emails", "auto moved"),
-    preferences.EmailKind.GAME_STARTED: pgettext_lazy("Stop … emails", "game started"),
-    preferences.EmailKind.GAME_OVER: pgettext_lazy("Stop … emails", "game over"),
-    preferences.EmailKind.GAME_ENDED: pgettext_lazy("Stop … emails", "game ended"),
-    preferences.EmailKind.DIGEST: pgettext_lazy("Stop … emails", "digest"),
+    schedule.EmailKind.YOUR_TURN: pgettext_lazy("Stop … emails", "your turn"),
+    schedule.EmailKind.REMINDER: pgettext_lazy("Stop … emails", "reminder"),
+    schedule.EmailKind.AUTO_MOVED: pgettext_lazy("Stop … emails", "auto moved"),
+    schedule.EmailKind.GAME_STARTED: pgettext_lazy("Stop … emails", "game started"),
+    schedule.EmailKind.GAME_OVER: pgettext_lazy("Stop … emails", "game over"),
+    schedule.EmailKind.GAME_ENDED: pgettext_lazy("Stop … emails", "game ended"),
+    schedule.EmailKind.DIGEST: pgettext_lazy("Stop … emails", "digest"),
 }
 
 # Tampered links are a bad request; expired and used ones are gone for good.

@@ -1,5 +1,5 @@
 """The floor below every app: the service's error type and the REST API's shared plumbing.
 
 Nothing here imports an app (accounts, games, notifications, ...); the apps import it
-(docs/architecture.md "The floors as they are today").
+(docs/architecture.md "The floors"; `lint-imports` enforces it).
 """

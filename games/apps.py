@@ -2,14 +2,22 @@
 
 from django.apps import AppConfig
 
+from accounts.signals import turn_clock_changed
+
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
 
     def ready(self):
-        from games import bots, events, notify  # noqa: F401  (notify: its email composers)
+        # deferred: these import models, which load only once the app registry is ready.
+        from games import bots, deadlines, events, notify  # noqa: F401  (notify: its composers)
 
         # When the turn passes to a bot, its task is scheduled (after commit).
         events.move_applied.connect(bots.on_move_applied, dispatch_uid="bots.move_applied")
         events.game_started.connect(bots.on_game_started, dispatch_uid="bots.game_started")
+        # A person's vacation or settings change moves the deadlines of the games waiting on
+        # them (accounts sends it; it never imports games).
+        turn_clock_changed.connect(
+            deadlines.on_turn_clock_changed, dispatch_uid="deadlines.turn_clock_changed"
+        )

@@ -131,7 +131,8 @@ def schedule_bot_turn(game: Game) -> bool:
     game_id, version = str(game.id), game.version
 
     def publish():
-        from games.tasks import play_bot_turn  # tasks import the actions, which import us
+        # deferred: games.tasks imports the actions, which import this module.
+        from games.tasks import play_bot_turn
 
         if current_app.conf.task_always_eager and not settings.BOT_EAGER_ON_COMMIT:
             # Eager (unit tests): the task would run inside the caller, nesting one bot

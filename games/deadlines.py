@@ -15,7 +15,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.preferences import EmailKind, settings_for, vacations_between
+from accounts.preferences import settings_for, vacations_between
+from accounts.schedule import EmailKind
 from games.bots import bot_deadline
 from games.models import Game, GameStatus, Seat
 
@@ -275,3 +276,11 @@ def refresh_deadlines_for(user) -> int:
             game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
             refreshed += 1
     return refreshed
+
+
+def on_turn_clock_changed(sender, user, **kwargs) -> None:
+    """``accounts.signals.turn_clock_changed`` receiver: the person's waiting games follow.
+
+    Runs in the transaction that saved the change (vacation, quiet hours, zone, ...).
+    """
+    refresh_deadlines_for(user)

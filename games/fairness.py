@@ -14,8 +14,8 @@ import secrets
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from games.catalogue import rules_for
 from games.models import Game, GameStatus, Move
-from games.rules import get_rules
 
 # The service offers checkable shuffles for rules modules that have these names.
 _RULES_NAMES = ("shuffle_commitment", "is_client_seed", "shuffle_key", "check_deal")
@@ -35,7 +35,7 @@ def checkable(rules) -> bool:
 def new_server_seed(game_name: str) -> tuple[str, str]:
     """A fresh secret server seed (hex) and its public commitment for a new game of
     ``game_name``; ``("", "")`` for rules without checkable shuffles."""
-    rules = get_rules(game_name)
+    rules = rules_for(game_name)
     if not checkable(rules):
         return "", ""
     seed = secrets.token_bytes(SERVER_SEED_BYTES)
@@ -45,7 +45,7 @@ def new_server_seed(game_name: str) -> tuple[str, str]:
 def clean_client_seed(game_name: str, text) -> str:
     """``text`` as a seat's client seed in a game of ``game_name`` ("" for none given);
     ``ServiceError("invalid")`` if it is not one."""
-    rules = get_rules(game_name)
+    rules = rules_for(game_name)
     if text is None or text == "" or not checkable(rules):
         return ""
     if not rules.is_client_seed(text):

@@ -20,16 +20,10 @@ from django.views.decorators.http import require_http_methods
 from accounts.preferences import settings_for
 from games import actions, bots, describe, queries
 from games.actions.invitations import player_counts_text
+from games.catalogue import kinds, rules_for, spec_for
 from games.models import GameStatus
-from games.movelog import first_full_entry, log_to_describe
-from games.replay import (
-    FRAME_VIEW_KEYS,
-    REPLAY_PAGES,
-    explain_scoring,
-    initial_cubes,
-    replay_frames,
-)
-from games.rules import available_games, get_rules
+from games.movelog import log_to_describe
+from games.replay import ReplayRequest, any_game_page
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
@@ -39,8 +33,8 @@ def _all_bot_levels() -> list[str]:
     """Every bot level some registered game offers (``games.bots.levels_of``), weakest
     first as each game lists them; which game takes which is ``do_create_game``'s call."""
     levels: list[str] = []
-    for name in available_games():
-        for level in bots.levels_of(get_rules(name)):
+    for name in kinds():
+        for level in bots.levels_of(rules_for(name)):
             if level not in levels:
                 levels.append(level)
     return levels
@@ -61,7 +55,7 @@ def _bot_field(number: int) -> forms.ChoiceField:
 
 def game_choices() -> list[tuple[str, str]]:
     """The games a host may start: each registered rules package by its ``NAME``."""
-    return [(name, get_rules(name).NAME) for name in available_games()]
+    return [(name, rules_for(name).NAME) for name in kinds()]
 
 
 def games_offered() -> list[dict]:
@@ -69,7 +63,7 @@ def games_offered() -> list[dict]:
     counts, whether it has a blind mode, and its bot levels (all from the rules)."""
     offered = []
     for name, title in game_choices():
-        rules = get_rules(name)
+        rules = rules_for(name)
         offered.append(
             {
                 "game": name,
@@ -133,7 +127,7 @@ class CreateGameForm(forms.Form):
 
     def clean_game(self) -> str:
         # A form without the field (older pages, scripts) starts the first game listed.
-        return self.cleaned_data.get("game") or available_games()[0]
+        return self.cleaned_data.get("game") or kinds()[0]
 
     def clean(self):
         cleaned = super().clean()
@@ -245,7 +239,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         return _answer_invitation(request)
     form = CreateGameForm(
         initial={
-            "game": available_games()[0],
+            "game": kinds()[0],
             "player_1": request.user.email,
             "turn_hours": 72,
         }
@@ -316,114 +310,23 @@ def replay(request: HttpRequest, game_id) -> HttpResponse:
     seat = queries.seat_of(game, request.user)
     now = game.table_view(seat)
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = describe.Names([s.public_name for s in seats], seat)
+    context = {"game": game, "seats": seats}
     if now is None:
-        context = {"game": game, "seats": seats, "frame": None}
-        return render(request, "games/replay.html", context)
+        return render(request, "games/replay_base.html", {**context, "frame": None})
+    context["zone"] = settings_for(request.user).zone.key
     moves = list(game.moves.order_by("number"))
-    entries = log_to_describe(game, seat, moves)
-    own_page = REPLAY_PAGES.get(game.game)
-    if own_page is not None:  # a game with its own replay (games.replay.REPLAY_PAGES)
-        context = {"game": game, "seats": seats, "zone": settings_for(request.user).zone.key}
-        context.update(own_page(entries, now, names, request.GET.get("step")))
-        return render(request, f"games/{game.game}/replay.html", context)
-    frames = replay_frames(entries, now)
-    last = len(frames) - 1
-    try:
-        step = int(request.GET.get("step", last))
-    except ValueError:
-        step = last
-    step = min(max(step, 0), last)
-    frame = frames[step]
-    if step == last:
-        # The table now, exactly as the reader's view has it (the rebuilt last frame
-        # equals it wherever the log is complete; in a blind game it knows more).
-        frame = {**frame, **{key: now[key] for key in FRAME_VIEW_KEYS}}
-        frame["next_seat"] = now["current_seat"]
-    context = {
-        "game": game,
-        "seats": seats,
-        "zone": settings_for(request.user).zone.key,
-        "step": step,
-        "last": last,
-        "frame": frame,
-        "table": _describe_frame(frame, names),
-        "move": None
-        if frame["entry"] is None
-        else describe.describe_move(
-            frame["entry"], names, game.rules.card, rat_alert=_was_rat_alert(entries, step, now)
-        ),
-        "round_ended": _ended_a_round(frame),
-        "next_name": (
-            None if frame["next_seat"] is None else names.in_sentence(frame["next_seat"])
-        ),
-        # Rules P23: some entries reach this reader reduced (a blind game still running).
-        "reduced_log": first_full_entry(game, seat, moves) > 1,
-    }
-    if step == last and now.get("result"):
-        context["scoring"] = explain_scoring(
-            now["result"], initial_cubes(now), names.subject, reader=names.reader_seat
-        )
-        context["result"] = describe.describe_result(now["result"], names)
-    return render(request, "games/replay.html", context)
-
-
-def _was_rat_alert(entries: list[dict], step: int, now: dict) -> bool:
-    """Did move ``step`` (a reveal) put a second rat face up (rules P11)? Public: the same
-    player's next move resolved a rat alert, or, for the latest move, they must now."""
-    if step == 0 or entries[step - 1]["action"]["action"] != "reveal":
-        return False
-    if step < len(entries):
-        following = entries[step]
-        return (
-            following["action"]["action"] == "resolve_alarm"
-            and following["seat"] == entries[step - 1]["seat"]
-        )
-    return now.get("phase") == "alarm"
-
-
-def _ended_a_round(frame: dict) -> int | None:
-    """The round move ``frame`` ended (its last spade placed, rules P17), else None."""
-    entry = frame["entry"]
-    if entry is None or entry["action"]["action"] not in ("pass", "resolve_alarm"):
-        return None
-    if not all(frame["spades"]):
-        return None
-    # After a round's end the next one is under way, unless it was the last (P18): then
-    # the game ended with it and the round number stayed.
-    return frame["round"] if frame["last_round"] else frame["round"] - 1
-
-
-def _describe_frame(frame: dict, names: describe.Names) -> dict:
-    """A replay frame for the template: card dicts (drawn by ``piratz_card``) and words;
-    parts the reader's log cannot tell stay None ("not known to you")."""
-    players = []
-    for seat, collected in enumerate(frame["collected"]):
-        cards = collected["cards"]
-        players.append(
-            {
-                "name": names.names[seat],
-                "is_reader": seat == names.reader_seat,
-                "count": collected["count"],
-                "cards": cards,
-                "items": None if not cards else describe.items_in(cards),
-                "holds_spade": frame["spades"][seat],
-            }
-        )
-    buried = frame["buried"]
-    return {
-        "round": frame["round"],
-        "last_round": frame["last_round"],
-        "draw_pile": frame["draw_pile"],
-        "discard_pile": frame["discard_pile"],
-        "face_up": frame["face_up"],
-        "buried": None
-        if buried is None
-        else [{"owner": names.subject(b["seat"]), "card": b["card"]} for b in buried],
-        "unseen": frame["unseen"],
-        "cubes": [
-            {"treasure": treasure, "name": describe.treasure_heading(treasure), "values": values}
-            for treasure, values in frame["cubes"].items()
-        ],
-        "players": players,
-    }
+    replay = ReplayRequest(
+        game=game,
+        seat=seat,
+        moves=moves,
+        entries=log_to_describe(game, seat, moves),
+        now=now,
+        names=describe.Names([s.public_name for s in seats], seat),
+        step_param=request.GET.get("step"),
+    )
+    spec = spec_for(game.game)
+    if spec.replay_page is None:  # the fallback: the moves in words (games.replay)
+        context.update(any_game_page(replay, describe.words_for(game.game)))
+        return render(request, "games/any_game/replay.html", context)
+    context.update(spec.replay_page(replay))
+    return render(request, spec.replay_template, context)

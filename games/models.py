@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import pgettext_lazy
 
-from games.rules import get_rules
+from games.catalogue import rules_for
 
 
 # The labels are what players read (get_status_display, get_end_reason_display: the home
@@ -122,7 +122,7 @@ class Game(models.Model):
     @property
     def rules(self):
         """The rules module that plays this game (see ``games.rules``)."""
-        return get_rules(self.game)
+        return rules_for(self.game)
 
     @property
     def is_active(self) -> bool:
@@ -133,7 +133,8 @@ class Game(models.Model):
         (P25: a round; R36: two turns), so its words come from the game's words module;
         the stored value and the choices (hence the migrations) stay as they are."""
         if self.end_reason == EndReason.ABANDONED:
-            from games.describe import words_for  # describe reads views, never models
+            # deferred: games.describe imports the game packages, which read these models.
+            from games.describe import words_for
 
             return str(words_for(self.game).ABANDONED)
         return str(EndReason(self.end_reason).label)
@@ -232,7 +233,8 @@ class Seat(models.Model):
     def public_name(self) -> str:
         """The name players see for this seat: the player's, a bot's with its level, or
         the player's with the bot standing in for them (``games.bots.seat_name``)."""
-        from games.bots import seat_name  # games.bots reads these models
+        # deferred: games.bots imports these models.
+        from games.bots import seat_name
 
         return seat_name(self)
 

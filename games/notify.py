@@ -9,14 +9,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
-from accounts.preferences import EmailKind, settings_for
+from accounts.preferences import settings_for
+from accounts.schedule import EmailKind
 from accounts.unsubscribe import settings_url, unsubscribe_url
 from core.errors import ServiceError
+from games.catalogue import spec_for
 from games.describe import Names, format_moment, words_for
+from games.invitation_links import invitation_token
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import log_to_describe
-from games.queries import game_with_seats
-from mailin.tokens import reply_address
+from games.queries import game_with_seats, seats_in_order
+from games.reply_tokens import reply_address
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 from notifications.rendering import Composed, composer
@@ -24,8 +27,6 @@ from notifications.rendering import Composed, composer
 
 def queue_invitation(game: Game, seat: Seat) -> None:
     """Queue the invitation email for ``seat``: who invites, who plays, the link to answer."""
-    from games.actions.invitations import invitation_token
-
     path = reverse("games:invitation", args=[invitation_token(game, seat)])
     # Someone new has never chosen a language: the host's (or the one the host is using
     # right now, on the page that creates the game) is the best guess.
@@ -164,7 +165,7 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     if not prefs.wants(EmailKind.YOUR_TURN):
         return None
     # Replying to the email with a move plays it (mailin): the token names this version.
-    reply_to = reply_address(game.id, seat, seat_row.user_id, game.version)
+    reply_to = _reply_to(game, seat, seat_row)
     # Why not compose it here: the recap reads the whole move log and the table is put
     # in words, more work than the rest of the move, under the game's row lock
     # (BENCHMARKS.md "Move path"). What may change before it is sent is in the snapshot.
@@ -188,6 +189,14 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     return _queue_game_email(
         game, seat_row.user, prefs, EmailKind.YOUR_TURN, snapshot, reply_to=reply_to
     )
+
+
+def _reply_to(game: Game, seat: int, seat_row) -> str | None:
+    """The Reply-To that plays a reply as a move at the game's current version, or None for
+    a game not played by email (no ``GameSpec.mail_grammar``: its emails offer the link)."""
+    if spec_for(game.game).mail_grammar is None:
+        return None
+    return reply_address(game.id, seat, seat_row.user_id, game.version)
 
 
 TURN_EMAIL_COMPOSER = "games.your_turn"
@@ -215,7 +224,7 @@ def _compose_turn_email(
     game.version, game.round, game.deadline = version, round_number, deadline
     game.status, game.current_seat = GameStatus.ACTIVE, seat
     seat_row = _seat(game, seat)
-    context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
+    context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
     context["recap"] = recap(game, seat)
     context["reply_by_email"] = reply_by_email
     return _with_footer(context, unsubscribe_link)
@@ -237,9 +246,9 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
         return None
     # A late player answers the newest email they have: this one. The reminder sweep
     # queues it in the transaction that claimed the game at this very version.
-    reply_to = reply_address(game.id, seat, seat_row.user_id, game.version)
+    reply_to = _reply_to(game, seat, seat_row)
     with translation.override(language_of(seat_row.user)):
-        context = _game_context(game, seat_row, prefs)
+        context = game_email_context(game, seat_row, prefs)
         context["deadline"] = format_moment(deadline, prefs.zone)
         context["hours_left"] = max(0, round((deadline - timezone.now()).total_seconds() / 3600))
         context["reply_by_email"] = reply_to is not None
@@ -350,7 +359,7 @@ def _compose_auto_moved(
     entries = [{**m.public_entry(rules), "actor": m.actor} for m in moves]
     seat_row = _seat(game, seat)
     table_view = json.loads(table_view_json)
-    context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
+    context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
     table_before = None if table_before_json is None else json.loads(table_before_json)
     names = Names(context["names"], seat)
     context.update(
@@ -380,7 +389,7 @@ def queue_game_started(game: Game) -> list[OutboundEmail]:
         if not prefs.wants(EmailKind.GAME_STARTED):
             continue
         with translation.override(language_of(seat_row.user)):
-            context = _game_context(game, seat_row, prefs)
+            context = game_email_context(game, seat_row, prefs)
             queued.append(
                 _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_STARTED, context)
             )
@@ -443,7 +452,7 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
         )
     seat_row = _seat(game, seat)
     view = game.rules.view(game.load_state(), seat)
-    context = _game_context(game, seat_row, settings_for(seat_row.user), table_view=view)
+    context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=view)
     names = Names(context["names"], seat)
     context["result"] = words_for(game.game).describe_result(view["result"], names)
     # A reader who shares the win reads "you share the win with Anna and Bert", not their
@@ -464,7 +473,7 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
         if not prefs.wants(EmailKind.GAME_ENDED):
             continue
         with translation.override(language_of(seat_row.user)):
-            context = _game_context(game, seat_row, prefs, with_table=False)
+            context = game_email_context(game, seat_row, prefs, with_table=False)
             context["abandoned"] = game.end_reason == EndReason.ABANDONED
             queued.append(
                 _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context)
@@ -479,14 +488,15 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
     Always sent (like an invitation, it is about the player's own seat); in the player's
     language, with their signed game link.
     """
-    from games.bots import level_word  # games.bots queues this email
+    # deferred: games.bots imports this module (it queues this email).
+    from games.bots import level_word
 
     user = seat_row.user
     if user is None:
         return None
     prefs = settings_for(user)
     with translation.override(language_of(user)):
-        context = _game_context(game, seat_row, prefs, with_table=False)
+        context = game_email_context(game, seat_row, prefs, with_table=False)
         level = level_word(seat_row.bot)
         context.update(
             why=why,
@@ -602,10 +612,7 @@ def _game_to_compose(game_id, email: str) -> Game:
 
 
 def _seats(game: Game) -> list[Seat]:
-    # Prefetched seats (games.queries.SEATS_WITH_USERS) are reused; else one query.
-    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
-        return sorted(game.seats.all(), key=lambda s: s.seat)
-    return list(game.seats.select_related("user").order_by("seat"))
+    return seats_in_order(game)  # those read with the game, else one query
 
 
 def _people(game: Game) -> list[Seat]:
@@ -618,11 +625,14 @@ def _seat(game: Game, seat: int) -> Seat:
     return next(s for s in _seats(game) if s.seat == seat)
 
 
-def _game_context(
+def game_email_context(
     game: Game, seat_row: Seat, prefs, *, with_table: bool = True, table_view: dict | None = None
 ) -> dict:
-    """What every game email shows: the players, the link, the deadline, the table (as
-    ``table_view`` gives it, by default the player's view of the game's state)."""
+    """What every game email to ``seat_row``'s player shows: the players, their signed
+    link, the deadline in their zone (``prefs``: ``accounts.preferences.settings_for``), the
+    game's own notes and the table (as ``table_view`` gives it, by default that seat's
+    view of the game's state; none with ``with_table=False``). Only what that seat may
+    see; the caller renders it in the player's language (mail-in's answers use it too)."""
     names = [s.public_name for s in _seats(game)]
     context = {
         "name": seat_row.user.public_name,

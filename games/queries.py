@@ -13,11 +13,11 @@ from django.db.models import (
     Prefetch,
     Subquery,
     Value,
+    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from piratz_site.prepared import PreparedQuery
 
 from accounts.models import User, Vacation
 from core.errors import ServiceError
@@ -35,17 +35,17 @@ class ServiceNow(Expression):
         return compiler.compile(Value(timezone.now(), output_field=DateTimeField()))
 
 
-def _vacation_running(user_ref: str, now=None):
-    """The end of the vacation of the user ``user_ref`` names that runs ``now`` (default:
-    when the query runs), or NULL."""
-    now = ServiceNow() if now is None else now
+def _vacation_running(user_ref: str):
+    """The end of the vacation of the user ``user_ref`` names that runs when the query
+    runs, or NULL."""
+    now = ServiceNow()
     running = Vacation.objects.filter(user=OuterRef(user_ref), starts_at__lte=now, ends_at__gt=now)
     return Subquery(running.order_by("-ends_at").values("ends_at")[:1])
 
 
-def _seats_with_users(now=None):
+def _seats_with_users():
     return Seat.objects.select_related("user", "user__notification_settings").annotate(
-        on_vacation_until=_vacation_running("user_id", now)
+        on_vacation_until=_vacation_running("user_id")
     )
 
 
@@ -55,46 +55,31 @@ def _seats_with_users(now=None):
 SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
 
 
-def _game_with_seats_query(*, lock: bool) -> PreparedQuery:
-    def build(game_id, now):
-        seats = _seats_with_users(now).select_related("game").filter(game_id=game_id)
-        # Only the game row: the seats and users are read, not changed, by a move.
-        return seats.select_for_update(of=("game",)) if lock else seats
-
-    return PreparedQuery(build, game_id=Seat._meta.get_field("game"), now=DateTimeField())
-
-
-# A game and its seats in one query (the seats' rows joined to the game's), compiled once
-# per connection: what every move (locking the game row) and game GET read first.
-_GAME_WITH_SEATS = _game_with_seats_query(lock=False)
-_LOCKED_GAME_WITH_SEATS = _game_with_seats_query(lock=True)
-
-
 def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
-    """The game with its seats prefetched as ``SEATS_WITH_USERS`` does, in one query, or
-    None when there is no such game (nor, then, for a game without seats: every game has
-    its players' seats from its creation on).
+    """The game with its seats prefetched as ``SEATS_WITH_USERS``, or None when there is no
+    such game. Two queries: the game row, then its seats with users, settings and running
+    vacations.
 
     With ``lock``, the game row is locked until the caller's transaction ends, as by
-    ``games.actions.common.lock_game`` (inside ``transaction.atomic`` only).
+    ``games.actions.common.lock_game`` (inside ``transaction.atomic`` only); the seats
+    are read, not changed, by a move, so only the game row is locked.
     """
-    query = _LOCKED_GAME_WITH_SEATS if lock else _GAME_WITH_SEATS
-    seats = query.fetch(game_id=game_id, now=timezone.now())
-    if not seats:
+    games = Game.objects.prefetch_related(SEATS_WITH_USERS)
+    if lock:
+        games = games.select_for_update()
+    try:
+        return games.get(id=game_id)
+    except Game.DoesNotExist:
         return None
-    game = seats[0].game  # each row brought its own copy of the game: one serves all
-    _attach_seats(game, seats)
-    return game
 
 
-def _attach_seats(game: Game, seats: list[Seat]) -> None:
-    # ``game`` is fresh from the query: nothing else is prefetched on it.
-    for seat in seats:
-        Seat.game.field.set_cached_value(seat, game)
-    # What Django's prefetch_related leaves on the instance: a done queryset of the rows.
-    related = game.seats.all()
-    related._result_cache, related._prefetch_done = seats, True
-    game._prefetched_objects_cache = {"seats": related}
+def seats_in_order(game: Game) -> list[Seat]:
+    """The game's seats by number, each with its user: those read with the game (as
+    ``SEATS_WITH_USERS``) when it was, else read now in one query (and kept on ``game``)."""
+    prefetch_related_objects(
+        [game], Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+    return sorted(game.seats.all(), key=lambda seat: seat.seat)
 
 
 def vacation_until(user_id: int) -> datetime | None:
@@ -121,7 +106,7 @@ def games_visible_to(user: User):
 
 def get_visible_game(user: User, game_id) -> Game:
     """The game with its seats (as ``SEATS_WITH_USERS``), or ``ServiceError("not_found")``
-    when it is missing or not the user's to see (``games_visible_to``). One query.
+    when it is missing or not the user's to see (``games_visible_to``). Two queries.
 
     Outsiders get the same answer as for a missing game, so ids cannot be probed.
     """

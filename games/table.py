@@ -1,63 +1,84 @@
 """The game page's table, for any game: which template draws it and what it is given.
 
-One lookup by the game's name (``Game.game``) decides everything per game:
+The game's spec (``games.catalogue``) decides everything per game: ``table_template``
+draws the table, ``table_context(game, seat, zone) -> dict`` builds its ``table`` context
+and ``parse_table_move(data) -> (version, action)`` reads its move forms.
 
-- the template ``templates/games/<game>/table.html`` draws the table;
-- the module ``games.tables.<game>``, if there is one, builds that template's ``table``
-  context (``table_context(game, seat, zone) -> dict``) and reads the game's move forms
-  (``parse_move(data) -> (version, action)``).
-
-A game without such a module gets ``basic_context`` (the view, the players, whose turn
-and the deadline) and no move forms: adding a game means its rules package and its table
-template, and a ``games/tables/<game>.py`` only once its page offers moves.
+A game without them gets the fallback: ``games/any_game/table.html`` fed by
+``basic_context`` (the view, the players, whose turn and the deadline), which lists the
+view's keys and offers each legal action as a button, read back by
+``parse_any_game_move``.
 
 Everything here is built from ``Game.table_view(seat)`` and the public log, never from the
 secret state, so a page shows nothing the API would not.
 """
 
-from importlib import import_module
-from types import ModuleType
+import json
 
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from games import describe
+from games.catalogue import spec_for
 from games.models import Game
+
+ANY_GAME_TEMPLATE = "games/any_game/table.html"
 
 
 def template_for(game: Game) -> str:
-    """The template that draws ``game``'s table (``games/<game>/table.html``)."""
-    return f"games/{game.game}/table.html"
-
-
-def module_for(game_name: str) -> ModuleType | None:
-    """``games.tables.<game_name>``, or None when the game has no table module."""
-    path = f"games.tables.{game_name}"
-    try:
-        return import_module(path)
-    except ModuleNotFoundError as missing:
-        if missing.name != path:
-            raise  # the module exists but something it imports does not
-        return None
+    """The template that draws ``game``'s table (its spec's, else ``ANY_GAME_TEMPLATE``)."""
+    return spec_for(game.game).table_template or ANY_GAME_TEMPLATE
 
 
 def table_context(game: Game, seat: int | None, zone) -> dict:
     """What ``template_for(game)`` draws for the viewer at ``seat`` (None: a spectator);
     ``zone`` is the viewer's time zone. Empty before the game starts. ``game`` must carry
     its seats as ``queries.SEATS_WITH_USERS`` prefetches them."""
-    module = module_for(game.game)
-    if module is not None:
-        return module.table_context(game, seat, zone)
-    return basic_context(game, seat, zone)
+    build = spec_for(game.game).table_context or any_game_context
+    return build(game, seat, zone)
 
 
 def parse_move(game: Game, data) -> tuple[int, dict]:
-    """``(version, action)`` from a move form of ``game``'s table (its module's
-    ``parse_move``); ``ServiceError("invalid")`` for a form no table of this game builds."""
-    module = module_for(game.game)
-    if module is None or not hasattr(module, "parse_move"):
-        raise ServiceError("invalid", _("This game's page has no move forms."))
-    return module.parse_move(data)
+    """``(version, action)`` from a move form of ``game``'s table (its spec's
+    ``parse_table_move``, else ``parse_any_game_move``); ``ServiceError("invalid")`` for a
+    form no table of this game builds."""
+    parse = spec_for(game.game).parse_table_move or parse_any_game_move
+    return parse(data)
+
+
+def any_game_context(game: Game, seat: int | None, zone) -> dict:
+    """The fallback table's context: ``basic_context`` plus ``rows`` (the view as ``key``,
+    ``value`` in the game's words) and ``moves`` (each legal action as ``label`` and the
+    ``value`` its button posts), none while a bot plays the viewer's seat."""
+    context = basic_context(game, seat, zone)
+    if not context:
+        return {}
+    view = context["view"]
+    words = describe.words_for(game.game)
+    context["rows"] = words.describe_table(view, context["names"])["rows"]
+    legal = [] if context["bot_plays"] else view.get("legal_actions", [])
+    context["moves"] = [
+        {"label": describe.generic.action_text(action), "value": json.dumps(action)}
+        for action in legal
+    ]
+    if view.get("result"):
+        context["result"] = words.describe_result(view["result"], context["names"])
+    return context
+
+
+def parse_any_game_move(data) -> tuple[int, dict]:
+    """``(version, action)`` from the fallback table's form: ``version`` and ``move``, one
+    legal action as JSON (the engine judges whether it is legal now)."""
+    try:
+        version = int(data.get("version", ""))
+        action = json.loads(data.get("move", ""))
+    except ValueError:
+        action, version = None, -1
+    if version < 0 or not isinstance(action, dict):
+        raise ServiceError(
+            "invalid", _("That move form was incomplete, so nothing was played. Choose again.")
+        )
+    return version, action
 
 
 def basic_context(game: Game, seat: int | None, zone) -> dict:

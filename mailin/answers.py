@@ -13,39 +13,36 @@ from accounts.languages import language_of
 from accounts.preferences import settings_for
 from accounts.unsubscribe import settings_url
 from games import notify
-from games.describe import Names, treasure_name, words_for
-from games.describe.rattenscharf import describe_strip
+from games.catalogue import spec_for
+from games.describe import Names, words_for
 from games.models import Game, GameStatus, Move, Seat
 from games.movelog import public_log
+from games.reply_tokens import reply_address
 from notifications.outbox import queue_email
 
 from .parser import MoveParseError
-from .tokens import reply_address
 
 TEMPLATE = "mail_answer"
 
 
 def parse_error_detail(error: MoveParseError) -> str:
-    """Why the command line names no move, as a sentence in the active language."""
+    """Why the command line names no move, as a sentence in the active language: the
+    game's own sentence for its own codes (``MoveParseError.detail``), else the one for the
+    codes every grammar shares."""
     details = {
         "empty": _(
             "We found no move in your reply: write it on the first line, above the quoted email."
         ),
         "unknown_command": _("“%(word)s” is not a move we know."),
-        "missing_treasure": _("Name the treasure type you pass with, as in “pass coins bury 12”."),
-        "unknown_treasure": _("“%(word)s” is not a treasure type."),
-        "missing_card": _("A card number is missing, as in “keep 3 bury 17”."),
-        "bad_card": _("“%(word)s” is not a card number."),
         "unexpected_words": _("We did not understand “%(word)s” after the move."),
-        "missing_strip": _("Name the strip you place first, as in “place 17 at 2,0 h”."),
-        "missing_position": _(
-            "Say where the strip goes: the x,y of its left or top cell, as in “place 17 at 2,0 h”."
-        ),
-        "missing_orientation": _(
-            "Say which way the strip lies: h (horizontal) or v (vertical), as in "
-            "“place 17 at 2,0 h”."
+        # The fallback of a game without a mail grammar (GameSpec.mail_grammar).
+        "no_grammar": _(
+            "This game cannot be played by email: play your move on the game's page (the "
+            "link below)."
         ),
     }
+    if error.detail is not None:
+        return str(error.detail) % {"word": error.word}
     return details.get(error.code, details["unknown_command"]) % {"word": error.word}
 
 
@@ -60,109 +57,11 @@ def refusal_detail(code: str, detail: str) -> str:
     return detail
 
 
-def legal_hints(view: dict) -> list[str]:
-    """What the player may write now, one line per kind of move, from ``view``'s legal actions
-    (in the grammar of ``view``'s game, ``HINTS``)."""
-    return HINTS[view.get("game", "piratz")](view)
-
-
-def placement_hints(view: dict) -> list[str]:
-    """Rattenscharf: one line per strip in the hand, with a legal place for it (R28, R29)."""
-    hints = []
-    for strip in view["hand"]:
-        example = next(
-            (a for a in view["legal_actions"] if a["strip"] == strip["id"] and not a["flip"]),
-            None,
-        )
-        if example is None:
-            continue
-        hints.append(
-            _(
-                "“place %(id)d at x,y h” (or v, and “flip” to lay it the other way round): "
-                "%(strip)s, e.g. “place %(id)d at %(x)d,%(y)d %(orientation)s”"
-            )
-            % {
-                "id": strip["id"],
-                "strip": describe_strip(strip["id"], strip["fields"]),
-                "x": example["x"],
-                "y": example["y"],
-                "orientation": example["orientation"],
-            }
-        )
-    return hints
-
-
-def piratz_hints(view: dict) -> list[str]:
-    """Piratz: reveal, end, the passes and rat alerts ``view`` allows.
-
-    Every form a line shows is legal as written, and every legal action is on a line. A
-    pass or a kept rat buries one of the cards left face up, and must, or buries none when
-    none is left (rules P13; ``games.rules.piratz.engine._check_bury``): so a treasure is
-    written either ``pass <treasure>`` or ``pass <treasure> bury <card>``, depending on
-    what its own pass leaves. Treasures that leave the same cards share a line; cards are
-    numbered and ordered as the table's face-up row shows them.
-    """
-    legal = view["legal_actions"]
-    kinds = {action["action"] for action in legal}
-    hints = []
-    if "reveal" in kinds:
-        hints.append(_("“reveal”: turn up the top card of the draw pile"))
-    if "end_turn" in kinds:
-        hints.append(_("“end”: end your turn"))
-    # Treasure -> its bury choices, then the treasures sharing a tuple of choices.
-    buries_of: dict[str, list] = {}
-    for action in legal:
-        if action["action"] == "pass":
-            buries_of.setdefault(action["treasure"], []).append(action["bury"])
-    groups: dict[tuple, list[str]] = {}
-    for treasure, buries in buries_of.items():
-        groups.setdefault(tuple(buries), []).append(treasure)
-    for buries, treasures in groups.items():
-        names = ", ".join(treasure_name(treasure) for treasure in treasures)
-        cards = _card_list(buries)
-        if None in buries:
-            hints.append(
-                _(
-                    "“pass <treasure>”: take that treasure's cards; no face-up card is "
-                    "left, so you bury none (treasures: %(names)s)"
-                )
-                % {"names": names}
-            )
-        if cards:
-            hints.append(
-                _(
-                    "“pass <treasure> bury <card>”: take that treasure's cards; you must "
-                    "then bury one of the cards left face up (treasures: %(names)s; "
-                    "cards: %(cards)s)"
-                )
-                % {"names": names, "cards": cards}
-            )
-    alarms: dict[int, list] = {}
-    for action in legal:
-        if action["action"] == "resolve_alarm":
-            alarms.setdefault(action["keep"], []).append(action["bury"])
-    for keep, buries in sorted(alarms.items()):
-        cards = _card_list(buries)
-        if None in buries:
-            hints.append(
-                _("“keep %(keep)d”: keep rat %(keep)d; no face-up card is left, so you bury none")
-                % {"keep": keep}
-            )
-        if cards:
-            hints.append(
-                _("“keep %(keep)d bury <card>”: keep rat %(keep)d (cards to bury: %(cards)s)")
-                % {"keep": keep, "cards": cards}
-            )
-    return hints
-
-
-def _card_list(buries) -> str:
-    """The card numbers among ``buries`` (``None``: no card), in their order: ``"12, 17"``."""
-    return ", ".join(str(card) for card in buries if card is not None)
-
-
-# The game's name (``view["game"]``) -> what its players may write now.
-HINTS = {"piratz": piratz_hints, "rattenscharf": placement_hints}
+def legal_hints(kind: str, view: dict) -> list[str]:
+    """What the player may write now, one line per kind of move, from ``view``'s legal
+    actions, in the grammar of the game ``kind`` (its spec's ``mail_hints``; none without)."""
+    hints = spec_for(kind).mail_hints
+    return [] if hints is None else hints(view)
 
 
 def queue_answer(
@@ -182,7 +81,9 @@ def queue_answer(
     user = seat_row.user
     language = language_of(user)
     your_turn = game.status == GameStatus.ACTIVE and game.current_seat == seat_row.seat
-    reply_to = reply_address(game.id, seat_row.seat, user.id, game.version) if your_turn else None
+    # A game not played by email (no mail grammar) is answered without a Reply-To.
+    by_email = your_turn and spec_for(game.game).mail_grammar is not None
+    reply_to = reply_address(game.id, seat_row.seat, user.id, game.version) if by_email else None
     with translation.override(language):
         context = _context(game, seat_row, command=command, move=move, refusal=refusal)
     context["can_reply"] = reply_to is not None
@@ -204,7 +105,7 @@ def queue_answer(
 
 def _context(game: Game, seat_row: Seat, *, command: str, move, refusal: str) -> dict:
     # What every game email shows (players, link, deadline, the table as this seat sees it).
-    context = notify._game_context(game, seat_row, settings_for(seat_row.user))
+    context = notify.game_email_context(game, seat_row, settings_for(seat_row.user))
     context.update(
         command=command,
         played=move is not None,
@@ -231,5 +132,5 @@ def _context(game: Game, seat_row: Seat, *, command: str, move, refusal: str) ->
             entry, names, game.rules, history=history, rat_alert=rat_alert
         )
     if context["your_turn"]:
-        context["legal"] = legal_hints(view)
+        context["legal"] = legal_hints(game.game, view)
     return context

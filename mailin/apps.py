@@ -1,5 +1,6 @@
 """App config for playing by email reply: listens to anymail's inbound signal."""
 
+from anymail.signals import inbound
 from django.apps import AppConfig
 
 
@@ -8,8 +9,7 @@ class MailinConfig(AppConfig):
     verbose_name = "Replies by email"
 
     def ready(self) -> None:
-        from anymail.signals import inbound
-
+        # deferred: the handler imports the models, which load once the app registry is ready.
         from . import handler
 
         # Both ways mail arrives (the provider's webhook, `manage.py receive_email`) send

@@ -42,12 +42,12 @@ from accounts.throttling import add_to_counter
 from core.errors import ServiceError
 from games.actions import do_play_move
 from games.models import Move, Seat
+from games.reply_tokens import read_reply_addresses
 from piratz_site.redaction import mask_email
 
 from .answers import parse_error_detail, queue_answer, refusal_detail
 from .intake import body_text, check_message, message_id_of, recipients_of, sender_of
 from .parser import MoveParseError, command_line, parse_move
-from .tokens import read_reply_addresses
 
 logger = logging.getLogger(__name__)
 

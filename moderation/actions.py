@@ -1,7 +1,9 @@
-"""What moderators do to players (suspend, unsuspend) and to reports, and how players file
-reports. Each ``do_*`` is one transaction that writes its audit entry with the change."""
+"""What moderators do to players (suspend, unsuspend), to reports and to failed emails
+(resend), and how players file reports. Each ``do_*`` is one transaction that writes its
+audit entry with the change."""
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import transaction
@@ -15,7 +17,8 @@ from games import deadlines
 from games.models import Game, Seat
 from moderation import audit
 from moderation.models import AuditAction, Report, ReportCategory
-from notifications.outbox import queue_email
+from notifications.models import OutboundEmail
+from notifications.outbox import queue_email, retry_emails_now
 
 logger = logging.getLogger(__name__)
 
@@ -172,3 +175,37 @@ def do_resolve_report(moderator: User, report_id: int, note: str) -> Report:
             language=language_of(report.reporter),
         )
     return report
+
+
+def do_resend_emails(email_ids: Iterable[int], moderator, *, reason: str) -> int:
+    """A moderator's resend: ``retry_emails_now`` plus one audit entry per email resent.
+
+    Returns how many emails will be sent again (failed or pending ones; sent emails and
+    those being sent are left alone and get no entry). The attempt itself is recorded in
+    the email's ``DeliveryAttempt`` history when a worker makes it. ``reason`` is
+    required: a blank one raises ``ServiceError("invalid")`` with nothing changed. The
+    entries are written in this transaction.
+    """
+    reason = audit.clean_reason(reason)
+    with transaction.atomic():
+        emails = list(
+            OutboundEmail.objects.select_for_update()
+            .filter(
+                id__in=list(email_ids),
+                status__in=[OutboundEmail.Status.FAILED, OutboundEmail.Status.PENDING],
+            )
+            .order_by("id")
+        )
+        recipients = {
+            user.email: user
+            for user in User.objects.filter(email__in={email.to for email in emails})
+        }
+        for email in emails:
+            audit.record(
+                moderator,
+                AuditAction.RESEND_EMAIL,
+                reason=reason,
+                user=recipients.get(email.to),
+                extra={"email": email.id, "topic": email.topic, "status_was": email.status},
+            )
+        return retry_emails_now(email.id for email in emails)

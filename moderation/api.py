@@ -16,13 +16,13 @@ from core.api.fields import (
     StrictUUIDField,
 )
 from core.errors import ServiceError
-from games.rules import available_games, get_rules
+from games.catalogue import all_specs
 from moderation import actions
 from moderation.models import Report, ReportCategory
 
 THROTTLE_SCOPE = "reports"
 # The highest seat any game has: a larger one can never name a player.
-MAX_SEAT = max(max(get_rules(game).PLAYER_COUNTS) for game in available_games()) - 1
+MAX_SEAT = max(max(spec.rules.PLAYER_COUNTS) for spec in all_specs()) - 1
 
 
 class ReportThrottle(UserRateThrottle):

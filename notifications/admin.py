@@ -13,10 +13,10 @@ from django.template.defaultfilters import truncatechars
 from django.template.response import TemplateResponse
 
 from core.errors import ServiceError
+from moderation import actions as moderation_actions
 from piratz_site.dashboard import RETRYING
 from piratz_site.redaction import redact_text, redact_tokens
 
-from . import outbox
 from .models import DeliveryAttempt, OutboundEmail
 
 # Said on the confirmation page and after a resend: h3's redaction made the links of a
@@ -111,7 +111,7 @@ class OutboundEmailAdmin(admin.ModelAdmin):
 
     @admin.display(description="subject")
     def shown_subject(self, email: OutboundEmail) -> str:
-        return redact_tokens(email.subject)
+        return redact_tokens(email.rendered().subject)
 
     @admin.display(description="last error")
     def shown_last_error(self, email: OutboundEmail) -> str:
@@ -120,11 +120,11 @@ class OutboundEmailAdmin(admin.ModelAdmin):
 
     @admin.display(description="body (text)")
     def shown_body_text(self, email: OutboundEmail) -> str:
-        return redact_tokens(email.body_text)
+        return redact_tokens(email.rendered().body_text)
 
     @admin.display(description="body (HTML source)")
     def shown_body_html(self, email: OutboundEmail) -> str:
-        return redact_tokens(email.body_html)
+        return redact_tokens(email.rendered().body_html)
 
     @admin.display(description="extra headers")
     def shown_headers(self, email: OutboundEmail) -> str:
@@ -142,8 +142,8 @@ class OutboundEmailAdmin(admin.ModelAdmin):
     def retry_now(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]):
         """First call: the emails and a reason field; the confirmed second call resends.
 
-        Resending goes through ``outbox.do_resend_emails``: one audit entry per email, and
-        the attempt itself lands in the email's history when a worker makes it.
+        Resending goes through ``moderation.actions.do_resend_emails``: one audit entry per
+        email, and the attempt itself lands in the email's history when a worker makes it.
         """
         form = ResendForm(request.POST if "confirm" in request.POST else None)
         if form.is_valid():
@@ -164,7 +164,7 @@ class OutboundEmailAdmin(admin.ModelAdmin):
     def _resend(self, request: HttpRequest, queryset, reason: str) -> None:
         selected = queryset.count()
         try:
-            resent = outbox.do_resend_emails(
+            resent = moderation_actions.do_resend_emails(
                 queryset.values_list("id", flat=True), request.user, reason=reason
             )
         except ServiceError as error:

@@ -1,14 +1,10 @@
 """Queue emails in the outbox and send them; other apps call only ``queue_email``."""
 
-import dataclasses
 import logging
 import smtplib
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 
 from asgiref.local import Local
 from celery import current_app
@@ -16,13 +12,14 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
+from . import delivery
+from .delivery import Failure, SendOutcome, SweepResult, Transport
 from .mime import OutgoingEmail
-from .models import ClaimableQuerySet, DeliveryAttempt, OutboundEmail
+from .models import DeliveryAttempt, OutboundEmail
 from .rendering import (  # render_email: also the outbox's to callers (tests, previews)
     Composed,
     NotJsonSafe,
@@ -35,32 +32,9 @@ logger = logging.getLogger(__name__)
 
 Status = OutboundEmail.Status
 STUCK_ERROR = "The worker stopped while sending; the email may or may not have gone out."
-
-
-class SendOutcome(StrEnum):
-    """What one call of ``send_pending_email`` did."""
-
-    SENT = "sent"
-    RETRYING = "retrying"  # transient error: pending again, due after a backoff
-    FAILED = "failed"  # permanent error or last attempt: a moderator must look
-    SKIPPED = "skipped"  # not claimed: already taken, sent, failed, not yet due or gone
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """What one outbox sweep run did (``send_due_emails``, and ``webhooks.delivery.
-    send_due_deliveries`` for webhook posts), for logs and the management command."""
-
-    requeued: int = 0
-    sent: int = 0
-    retrying: int = 0
-    failed: int = 0
-    skipped: int = 0
-
-    @property
-    def tried(self) -> int:
-        """How many it tried to send: all but the requeued."""
-        return self.sent + self.retrying + self.failed + self.skipped
+INTERRUPTED_ERROR = "Stopped at the task's time limit; the email may or may not have gone out."
+# SendOutcome and SweepResult (imported above) are the delivery machine's; this module
+# answers with them too, and its callers import them from here.
 
 
 def queue_email(
@@ -92,9 +66,9 @@ def queue_email(
 
     Rendering waits for the worker (the row keeps ``context`` as JSON, see
     ``notifications.rendering``) unless the context holds something JSON would not give
-    back exactly; then it is rendered here. Either way the returned row, and any row read
-    back, shows the rendered email. A ``Composed`` context is built when the email is
-    read, by its composer, in ``language``; its arguments must keep in JSON
+    back exactly; then it is rendered here. Either way, its readers (the worker, the admin,
+    tests) take the content from ``rendered()``. A ``Composed`` context is built when the
+    email is rendered, by its composer, in ``language``; its arguments must keep in JSON
     (``NotJsonSafe`` here otherwise).
     """
     try:
@@ -107,7 +81,7 @@ def queue_email(
         subject, body_text, body_html = render_email(template, context, language=language)
     else:
         check_templates(template)
-        subject = body_text = body_html = ""  # rendered when read: by the worker sending it
+        subject = body_text = body_html = ""  # rendered by the worker sending it
     now = timezone.now()
     email = OutboundEmail.objects.create(
         to=to,
@@ -169,7 +143,8 @@ def _wake_sender(email_ids: list[int]) -> None:
     cache, where asking would be a query), or while it does not answer (the broker may
     still), one ``send_emails`` task for these ids.
     """
-    from .tasks import send_emails  # imported here: tasks imports this module
+    # deferred: the tasks module is Celery's thin shell over this one and imports it.
+    from .tasks import send_emails
 
     if isinstance(caches["default"], RedisCache):
         try:
@@ -182,6 +157,7 @@ def _wake_sender(email_ids: list[int]) -> None:
 
 def _wake_drain() -> None:
     """Publish a drain unless one is on its way; ``CacheUnavailable`` if Redis is down."""
+    # deferred: the tasks module imports this one (see _wake_sender).
     from .tasks import drain_outbox
 
     with redis_or_unavailable():
@@ -250,58 +226,53 @@ def send_pending_email(email_id: int) -> SendOutcome:
     transient ones (connection, timeouts, temporary SMTP replies, server configuration)
     leave the email pending with a growing backoff; permanent ones (address or message
     refused, invalid address) and the ``EMAIL_MAX_ATTEMPTS``-th failure mark it failed.
-    Either way ``last_error`` says why.
+    Either way ``last_error`` says why. Celery's soft time limit is recorded as an
+    interrupted attempt and re-raised (``delivery.attempt``).
     """
-    claimed_at = timezone.now()
-    if not OutboundEmail.objects.claim(email_id, claimed_at):
-        return SendOutcome.SKIPPED
-    return _send_claimed(email_id, claimed_at)
+    return delivery.send_one(EMAIL, email_id)
 
 
-def _send_claimed(email_id: int, claimed_at: datetime) -> SendOutcome:
-    """Send an email this caller claimed at ``claimed_at`` and record the outcome (see
-    ``send_pending_email``)."""
-    email = OutboundEmail.objects.get(id=email_id)
+class EmailTransport(Transport):
+    """Emails through Django's mail backend, for the delivery machine; ``EMAIL`` is the one.
 
-    try:
-        build_message(email).send()
-    # Any error must be recorded, or the row would sit in "sending" until the sweep; an
-    # unexpected one (a bug in a backend) is retried like a transient one, then fails.
-    except Exception as exc:
-        permanent = is_permanent_error(exc)
-        email.record_failure(
+    Every email any task sends goes through ``delivery.attempt`` with it: one send path.
+    """
+
+    model = OutboundEmail
+    logger = logger
+    stuck_error = STUCK_ERROR
+    interrupted_error = INTERRUPTED_ERROR
+
+    def max_attempts(self) -> int:
+        return settings.EMAIL_MAX_ATTEMPTS
+
+    def deliver(self, row: OutboundEmail) -> None:
+        build_message(row).send()
+
+    def failure_for(self, exc: Exception) -> Failure:
+        # Any error is judged (an unexpected one, a bug in a backend, is transient: retried,
+        # then it fails); only those smtplib, sockets and addresses raise are expected.
+        return Failure(
             f"{type(exc).__name__}: {exc}",
-            timezone.now(),
-            permanent=permanent,
-            max_attempts=settings.EMAIL_MAX_ATTEMPTS,
+            permanent=is_permanent_error(exc),
+            unexpected=not isinstance(exc, OSError | ValueError),
         )
-        expected = isinstance(exc, OSError | ValueError)  # smtplib errors are OSErrors
-        # Never log the body (players' hands are secret): the id leads a moderator to it.
-        logger.log(
-            logging.WARNING if expected else logging.ERROR,
-            "Email %s: attempt %d failed (%s), now %s: %s",
-            email.id,
-            email.attempts,
-            "permanent" if permanent else "transient",
-            email.status,
-            email.last_error,
-            exc_info=not expected,
-        )
-    else:
-        email.record_sent(timezone.now())
-    _save_outcome(email, claimed_at)
 
-    if email.status == Status.SENT:
-        return SendOutcome.SENT
-    return SendOutcome.FAILED if email.status == Status.FAILED else SendOutcome.RETRYING
+    def after_recording(self, row: OutboundEmail) -> None:
+        # The attempt that counted gets its row in the error history.
+        DeliveryAttempt.for_outcome(row, timezone.now()).save()
+
+
+EMAIL = EmailTransport()
 
 
 def build_message(email: OutboundEmail) -> OutgoingEmail:
     """The email as Django's mail API sends it: plain text with an HTML alternative.
 
-    The row's own ``headers`` (e.g. ``List-Unsubscribe``, kept on one line: ``mime``) are
-    added to ours.
+    Renders an email queued unrendered (``OutboundEmail.rendered``). The row's own
+    ``headers`` (e.g. ``List-Unsubscribe``, kept on one line: ``mime``) are added to ours.
     """
+    email = email.rendered()
     message = OutgoingEmail(
         subject=email.subject,
         body=email.body_text,
@@ -330,88 +301,14 @@ def is_permanent_error(exc: Exception) -> bool:
     return isinstance(exc, ValueError)
 
 
-def _save_outcome(email: OutboundEmail, claimed_at: datetime) -> None:
-    # Guarded by our claim: if we took so long that the sweep handed the email to another
-    # worker, that worker's outcome wins and ours is only logged.
-    outcome = {
-        "status": email.status,
-        "attempts": email.attempts,
-        "last_error": email.last_error,
-        "send_after": email.send_after,
-        "sent_at": email.sent_at,
-    }
-    if email.status in (Status.SENT, Status.FAILED):
-        # Done: the record_* methods redacted the links in it; the row keeps no credential.
-        outcome.update({field: getattr(email, field) for field in OutboundEmail.CONTENT_FIELDS})
-    with transaction.atomic():
-        saved = OutboundEmail.objects.filter(
-            id=email.id, status=Status.SENDING, claimed_at=claimed_at
-        ).update(**outcome)
-        if saved == 1:  # the attempt that counted gets its row in the error history
-            DeliveryAttempt.for_outcome(email, timezone.now()).save()
-    if saved != 1:
-        logger.warning(
-            "Email %s: outcome %s not saved, the claim from %s was taken back by the sweep",
-            email.id,
-            email.status,
-            claimed_at.isoformat(),
-        )
-
-
 def requeue_stuck_emails(now: datetime) -> int:
     """Return emails claimed longer than ``SENDING_TIMEOUT`` ago to pending; returns how many.
 
     Their worker died mid-send, so the email may have gone out: sending is at least once.
     The lost attempt counts, so an email that kills its worker every time ends up failed
-    instead of looping forever.
+    (and redacted) instead of looping forever (``delivery.requeue_stuck``).
     """
-    # One guarded UPDATE per row (stuck emails are rare): the status condition keeps
-    # concurrent sweeps from counting an attempt twice, and the history gets a row only for
-    # the UPDATE that counted.
-    last_chance = settings.EMAIL_MAX_ATTEMPTS - 1
-    given_up, requeued = [], 0
-    for email_id, attempts in OutboundEmail.objects.stuck(now).values_list("id", "attempts"):
-        giving_up = attempts >= last_chance
-        with transaction.atomic():
-            changed = (
-                OutboundEmail.objects.stuck(now)
-                .filter(id=email_id)
-                .update(
-                    status=Status.FAILED if giving_up else Status.PENDING,
-                    attempts=F("attempts") + 1,
-                    last_error=STUCK_ERROR,
-                    **({} if giving_up else {"send_after": now}),
-                )
-            )
-            if changed:
-                DeliveryAttempt.objects.create(
-                    email_id=email_id,
-                    at=now,
-                    outcome=(
-                        DeliveryAttempt.Outcome.FAILED
-                        if giving_up
-                        else DeliveryAttempt.Outcome.RETRYING
-                    ),
-                    error=STUCK_ERROR,
-                )
-        if changed and giving_up:
-            given_up.append(email_id)
-        elif changed:
-            requeued += 1
-    _redact_failed_emails(given_up)
-    if given_up or requeued:
-        logger.warning("Outbox: %d stuck emails requeued, %d given up", requeued, len(given_up))
-    return requeued + len(given_up)
-
-
-def _redact_failed_emails(email_ids: list[int]) -> None:
-    # Failed for good, so their links must not stay usable at rest. Guarded by the status:
-    # never the content of a row that another process moved on meanwhile.
-    for email in OutboundEmail.objects.filter(id__in=email_ids, status=Status.FAILED):
-        email.redact_credentials()
-        OutboundEmail.objects.filter(id=email.id, status=Status.FAILED).update(
-            **{field: getattr(email, field) for field in OutboundEmail.CONTENT_FIELDS}
-        )
+    return delivery.requeue_stuck(EMAIL, now)
 
 
 def send_due_emails(limit: int | None = None) -> SweepResult:
@@ -421,36 +318,12 @@ def send_due_emails(limit: int | None = None) -> SweepResult:
     claimed before they are sent (``CLAIM_CHUNK`` at a time, passing over those another
     run holds), so concurrent runs, drains and ``send_emails`` tasks never send one twice.
     """
-    now = timezone.now()
-    requeued = requeue_stuck_emails(now)
-    return dataclasses.replace(_send_due(now, limit), requeued=requeued)
+    return delivery.sweep(EMAIL, limit=limit, chunk=CLAIM_CHUNK)
 
 
 def _send_due(now: datetime, limit: int | None) -> SweepResult:
     """Send the emails due by ``now``, oldest first, at most ``limit``."""
-    due = OutboundEmail.objects.due(now).order_by("send_after", "id")
-    outcomes = send_claimed_in_chunks(due, limit, _send_claimed)
-    return SweepResult(**{str(k): v for k, v in outcomes.items()})
-
-
-def send_claimed_in_chunks(
-    due: ClaimableQuerySet, limit: int | None, send: Callable[[int, datetime], SendOutcome]
-) -> Counter:
-    """Claim the rows of ``due`` (due rows, in the order to send them) ``CLAIM_CHUNK`` at a
-    time (``ClaimableQuerySet.claim_first``) and ``send(pk, claimed_at)`` each, until
-    ``limit`` were tried (None: all) or none is left; how many had each outcome.
-
-    What every outbox's sweep shares (emails, and webhook posts in ``webhooks.delivery``).
-    """
-    outcomes = Counter()
-    while (tried := outcomes.total()) != limit:
-        claimed_at = timezone.now()
-        chunk = CLAIM_CHUNK if limit is None else min(CLAIM_CHUNK, limit - tried)
-        pks = due.claim_first(chunk, claimed_at)
-        if not pks:
-            break
-        outcomes.update(send(pk, claimed_at) for pk in pks)
-    return outcomes
+    return delivery.result_of(delivery.drain(EMAIL, now, limit=limit, chunk=CLAIM_CHUNK))
 
 
 def retry_emails_now(email_ids: Iterable[int]) -> int:
@@ -470,40 +343,3 @@ def retry_emails_now(email_ids: Iterable[int]) -> int:
         # Ids that were not updated are skipped by the claim in send_pending_email.
         _schedule_send(email_ids)
     return count
-
-
-def do_resend_emails(email_ids: Iterable[int], moderator, *, reason: str) -> int:
-    """A moderator's resend: ``retry_emails_now`` plus one audit entry per email resent.
-
-    Returns how many emails will be sent again (failed or pending ones; sent emails and
-    those being sent are left alone and get no entry). The attempt itself is recorded in
-    the email's ``DeliveryAttempt`` history when a worker makes it. ``reason`` is
-    required: a blank one raises ``ServiceError("invalid")`` with nothing changed. The
-    moderation app's ``audit.record`` writes the entries, in this transaction.
-    """
-    # Imported here: the outbox is imported by every app that sends email, the games app's
-    # actions too, which moderation.audit imports in turn.
-    from accounts.models import User
-    from moderation import audit
-    from moderation.models import AuditAction
-
-    reason = audit.clean_reason(reason)
-    with transaction.atomic():
-        emails = list(
-            OutboundEmail.objects.select_for_update()
-            .filter(id__in=list(email_ids), status__in=[Status.FAILED, Status.PENDING])
-            .order_by("id")
-        )
-        recipients = {
-            user.email: user
-            for user in User.objects.filter(email__in={email.to for email in emails})
-        }
-        for email in emails:
-            audit.record(
-                moderator,
-                AuditAction.RESEND_EMAIL,
-                reason=reason,
-                user=recipients.get(email.to),
-                extra={"email": email.id, "topic": email.topic, "status_was": email.status},
-            )
-        return retry_emails_now(email.id for email in emails)

@@ -1,4 +1,9 @@
-"""Celery tasks of the outbox: thin wrappers that take ids; the logic is in outbox.py."""
+"""Celery tasks of the outbox: thin wrappers that take ids; the logic is in outbox.py.
+
+Every task here sends through one path: the delivery machine's ``attempt`` with the email
+transport (``outbox.EMAIL``), reached by ``send_pending_email`` (one id) or the machine's
+drain (``drain_outbox``, the sweep).
+"""
 
 from collections import Counter
 from dataclasses import asdict

@@ -91,7 +91,8 @@ class ModeratorAdminSite(OTPAdminSite):
 
     def index(self, request, extra_context=None):
         """The usual app list, with the dashboard's counts above it."""
-        from piratz_site.dashboard import dashboard_tiles  # imports every app's models
+        # deferred: the dashboard imports every app's models; this module loads before them.
+        from piratz_site.dashboard import dashboard_tiles
 
         context = {"dashboard": dashboard_tiles(timezone.now()), **(extra_context or {})}
         return super().index(request, extra_context=context)

@@ -39,8 +39,8 @@ _TOKEN_ROUTES = (
     r"games/[0-9A-Fa-f-]{36}/enter",  # the signed "open the game signed in" link
 )
 _TOKEN_ROUTE_RE = re.compile(r"(/(?:" + "|".join(_TOKEN_ROUTES) + r")/)([^/\s?#\"'<>]+)")
-# The reply token of a turn email's Reply-To (mailin.tokens): the +tag of an address, 56
-# characters of base32 (mailin.tokens.TOKEN_LENGTH), any case.
+# The reply token of a turn email's Reply-To (games.reply_tokens): the +tag of an address, 56
+# characters of base32 (games.reply_tokens.TOKEN_LENGTH), any case.
 _REPLY_TAG_RE = re.compile(r"(?<=\+)[A-Za-z2-7]{56}(?=@)")
 # API keys: accounts.models.ApiToken.KEY_PREFIX + secrets.token_urlsafe(32) (43 characters).
 _API_KEY_RE = re.compile(r"pz_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")

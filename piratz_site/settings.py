@@ -52,6 +52,10 @@ INSTALLED_APPS = [
     "mailin",  # playing by replying to the turn email (docs/mail-in.md)
 ]
 
+# The games the service offers: one package per game exporting SPEC (games.catalogue;
+# docs/adding-a-game.md). Adding a game is its folder plus its line here.
+GAME_PACKAGES = ["games.piratz", "games.rattenscharf"]
+
 MIDDLEWARE = [
     # First, so that it sees every other answer: error pages under /api/ become JSON.
     "piratz_site.middleware.ApiErrorsAsJsonMiddleware",

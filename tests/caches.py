@@ -6,6 +6,8 @@ import uuid
 from django.core.cache import caches
 from django.test import override_settings
 
+from accounts.throttling import counter_client
+
 
 @contextlib.contextmanager
 def redis_cache(url: str):
@@ -24,6 +26,6 @@ def redis_cache(url: str):
         try:
             yield caches["default"]
         finally:
-            client = caches["default"]._cache.get_client(write=True)
+            client = counter_client()
             if keys := list(client.scan_iter(match=f"{prefix}:*")):
                 client.delete(*keys)

@@ -15,7 +15,7 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from games import actions
-from games.actions.invitations import invitation_token
+from games.invitation_links import invitation_token
 from piratz_site.redaction import (
     REDACTED,
     RedactingFilter,

@@ -2,7 +2,11 @@
 ``Game.has_webhooks`` with its webhooks."""
 
 from django.apps import AppConfig
+from django.conf import settings
 from django.core import checks
+from django.db.models.signals import post_delete, post_save, pre_delete
+
+from games import events
 
 
 class WebhooksConfig(AppConfig):
@@ -10,10 +14,7 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_save, pre_delete
-
-        from games import events
-
+        # deferred: receivers and models need the app registry, not ready while apps load.
         from . import receivers
         from .models import Webhook
 
@@ -35,8 +36,6 @@ class WebhooksConfig(AppConfig):
 
 def check_insecure_localhost(app_configs, **kwargs):
     """``check --deploy``: the loopback allowance is for tests and local runs only."""
-    from django.conf import settings
-
     if getattr(settings, "WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False):
         return [
             checks.Warning(

@@ -1,27 +1,27 @@
 """The webhook outbox: deliveries queued with the move, posted by a worker, retried, recorded.
 
-The same design as the email outbox (``notifications.outbox``): a row per post written
-in the transaction of the change, a task scheduled on commit, a guarded UPDATE claiming
-the row (so a task run twice, or a task racing the sweep, posts once), transient errors
-retried with the outbox's backoff, stuck claims returned by the every-minute sweep. A
-request never waits on an endpoint: it only writes rows; the worker posts.
+The same machine as the email outbox's (``notifications.delivery``), with the webhook
+transport (``WEBHOOK``): a row per post written in the transaction of the change, a task
+scheduled on commit, a guarded UPDATE claiming the row (so a task run twice, or a task
+racing the sweep, posts once), transient errors retried with the one backoff, stuck
+claims returned by the every-minute sweep. A request never waits on an endpoint: it only
+writes rows; the worker posts.
 """
 
 import json
 import logging
 import time
-from collections import Counter
 from datetime import datetime, timedelta
 
 from celery import current_app
-from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, Move
-from notifications.outbox import SendOutcome, SweepResult
+from notifications import delivery as machine
+from notifications.delivery import Failure, NotAttempted, SendOutcome, SweepResult, Transport
 
 from . import payloads, signing, transport
 from .models import Webhook, WebhookDelivery, WebhookKind
@@ -107,6 +107,7 @@ def lock_games(game_ids) -> None:
 
 
 def _schedule(delivery_ids: list[int]) -> None:
+    # deferred: the tasks module is Celery's thin shell over this one and imports it.
     from .tasks import send_webhook_delivery
 
     if current_app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
@@ -147,27 +148,33 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
     """Post the delivery if it is pending and due, and record the outcome.
 
     Safe to call any number of times, concurrently too: only the caller whose guarded
-    UPDATE claimed the row posts; the others get ``SKIPPED``. Errors never propagate.
+    UPDATE claimed the row posts; the others get ``SKIPPED``. Errors never propagate, but
+    Celery's soft time limit, recorded as an interrupted attempt first.
     """
-    claimed_at = timezone.now()
-    if not WebhookDelivery.objects.claim(delivery_id, claimed_at):
-        return SendOutcome.SKIPPED
-    return _post_claimed(delivery_id, claimed_at)
+    return machine.send_one(WEBHOOK, delivery_id)
 
 
-def _post_claimed(delivery_id: int, claimed_at: datetime) -> SendOutcome:
-    """Post a delivery this caller claimed at ``claimed_at`` and record the outcome (see
-    ``send_pending_delivery``)."""
-    delivery = WebhookDelivery.objects.select_related("webhook").get(id=delivery_id)
-    webhook = delivery.webhook
-    if not webhook.enabled:
-        # Queued before it was disabled: nothing is tried, the row says why.
-        delivery.status = Status.FAILED
-        delivery.last_error = f"The webhook was disabled: {webhook.disabled_reason}"
-        _save_outcome(delivery, claimed_at, count_failure=False)
-        return SendOutcome.FAILED
-    try:
-        body, headers = request_for(delivery, int(time.time()))
+class WebhookTransport(Transport):
+    """Posts to webhook URLs (``webhooks.transport``), for the delivery machine; ``WEBHOOK``
+    is the one."""
+
+    model = WebhookDelivery
+    logger = logger
+    stuck_error = STUCK_ERROR
+    interrupted_error = INTERRUPTED_ERROR
+
+    def max_attempts(self) -> int:
+        return settings.WEBHOOK_MAX_ATTEMPTS
+
+    def load(self, pk) -> WebhookDelivery:
+        return WebhookDelivery.objects.select_related("webhook").get(pk=pk)
+
+    def deliver(self, row: WebhookDelivery) -> None:
+        webhook = row.webhook
+        if not webhook.enabled:
+            # Queued before it was disabled: nothing is tried, the row says why.
+            raise NotAttempted(f"The webhook was disabled: {webhook.disabled_reason}")
+        body, headers = request_for(row, int(time.time()))
         status = transport.post(
             webhook.url,
             body,
@@ -176,70 +183,26 @@ def _post_claimed(delivery_id: int, claimed_at: datetime) -> SendOutcome:
             total_timeout=settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS,
         )
         error = classify(status)
-    except transport.DeliveryError as exc:
-        error = exc
-    except SoftTimeLimitExceeded:
-        # The task must end: record the attempt and release the claim first, or the row
-        # would stay "sending" until the stuck sweep.
-        _record_failure(delivery, INTERRUPTED_ERROR, claimed_at)
-        raise
-    except Exception as exc:  # a bug: recorded like a transient error, then it fails
-        logger.exception("Webhook delivery %s: unexpected error", delivery.id)
-        error = transport.DeliveryError(type(exc).__name__, permanent=False)
-    if error is None:
-        delivery.record_sent(timezone.now())
-        _save_outcome(delivery, claimed_at)
-    else:
-        _record_failure(delivery, str(error), claimed_at, permanent=error.permanent)
-    if delivery.status == Status.SENT:
-        return SendOutcome.SENT
-    return SendOutcome.FAILED if delivery.status == Status.FAILED else SendOutcome.RETRYING
+        if error is not None:
+            raise error
 
+    def failure_for(self, exc: Exception) -> Failure:
+        if isinstance(exc, transport.DeliveryError):
+            return Failure(str(exc), permanent=exc.permanent)
+        # A bug: only its type is stored (its message might quote the URL, a token).
+        return Failure(type(exc).__name__, permanent=False, unexpected=True)
 
-def _record_failure(
-    delivery: WebhookDelivery, error: str, claimed_at: datetime, *, permanent: bool = False
-) -> None:
-    """Count a failed attempt of the delivery claimed at ``claimed_at``, log and save it."""
-    delivery.record_failure(
-        error, timezone.now(), permanent=permanent, max_attempts=settings.WEBHOOK_MAX_ATTEMPTS
-    )
-    # Never the URL (a channel token) nor the body: the ids lead a moderator to them.
-    logger.warning(
-        "Webhook %s delivery %s: attempt %d failed (%s), now %s: %s",
-        delivery.webhook_id,
-        delivery.id,
-        delivery.attempts,
-        "permanent" if permanent else "transient",
-        delivery.status,
-        delivery.last_error,
-    )
-    _save_outcome(delivery, claimed_at)
-
-
-def _save_outcome(delivery: WebhookDelivery, claimed_at: datetime, *, count_failure=True) -> None:
-    # Guarded by our claim: if the sweep took the row back meanwhile, its outcome wins.
-    with transaction.atomic():
-        if count_failure and delivery.status == Status.FAILED:
+    def before_recording(self, row: WebhookDelivery) -> None:
+        if row.status == Status.FAILED:
             # Counted, it may disable the webhook, which changes the game's flag: the
             # game row first, as every writer of webhooks takes it (see lock_games).
-            lock_games([delivery.webhook.game_id])
-        saved = WebhookDelivery.objects.filter(
-            id=delivery.id, status=Status.SENDING, claimed_at=claimed_at
-        ).update(
-            status=delivery.status,
-            attempts=delivery.attempts,
-            last_error=delivery.last_error,
-            next_attempt_at=delivery.next_attempt_at,
-            sent_at=delivery.sent_at,
-        )
-        if saved == 1 and count_failure:
-            _count_on_webhook(delivery)
-    if saved != 1:
-        logger.warning(
-            "Webhook delivery %s: outcome %s not saved, the sweep took the claim back",
-            delivery.id,
-            delivery.status,
-        )
+            lock_games([row.webhook.game_id])
+
+    def after_recording(self, row: WebhookDelivery) -> None:
+        _count_on_webhook(row)
+
+
+WEBHOOK = WebhookTransport()
 
 
 def _count_on_webhook(delivery: WebhookDelivery) -> None:
@@ -284,27 +247,16 @@ def disable_webhooks(webhooks, reason: str) -> int:
 
 
 def stuck_after() -> timedelta:
-    """How long a claim is held before the sweep takes it back: longer than any task may
-    run (``CELERY_TASK_TIME_LIMIT``, at which the worker kills it), so a post still under
-    way is never handed to a second worker; a minute more for the machines' clocks."""
-    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    """How long a claim is held before the sweep takes it back (``WebhookDelivery.
+    stuck_after``: the task's hard time limit and a minute)."""
+    return WebhookDelivery.stuck_after()
 
 
 def requeue_stuck_deliveries(now: datetime) -> int:
     """Return deliveries claimed longer than ``stuck_after()`` ago to pending (their worker
     died: the post may have arrived, so delivery is at least once; the ``X-Piratz-Delivery``
     header lets a receiver drop the second copy). The lost attempt counts."""
-    requeued = 0
-    stuck = WebhookDelivery.objects.stuck(now, stuck_after())
-    for delivery_id, attempts in stuck.values_list("id", "attempts"):
-        giving_up = attempts + 1 >= settings.WEBHOOK_MAX_ATTEMPTS
-        requeued += stuck.filter(id=delivery_id).update(
-            status=Status.FAILED if giving_up else Status.PENDING,
-            attempts=F("attempts") + 1,
-            last_error=STUCK_ERROR,
-            next_attempt_at=now,
-        )
-    return requeued
+    return machine.requeue_stuck(WEBHOOK, now)
 
 
 def sweep_budget_seconds() -> float:
@@ -323,17 +275,4 @@ def send_due_deliveries(
     Claimed one at a time (``claim_first``, which passes over other sweeps' rows), so a
     sweep that ends, or is stopped at its time limit, holds no claim it has not posted.
     """
-    now = timezone.now()
-    requeued = requeue_stuck_deliveries(now)
-    due = WebhookDelivery.objects.due(now).order_by("next_attempt_at", "id")
-    stop_at = None if budget_seconds is None else time.monotonic() + budget_seconds
-    outcomes = Counter()
-    while (tried := outcomes.total()) != limit:
-        if tried and stop_at is not None and time.monotonic() >= stop_at:
-            break
-        claimed_at = timezone.now()
-        claimed = due.claim_first(1, claimed_at)
-        if not claimed:
-            break
-        outcomes[_post_claimed(claimed[0], claimed_at)] += 1
-    return SweepResult(requeued=requeued, **{str(k): v for k, v in outcomes.items()})
+    return machine.sweep(WEBHOOK, limit=limit, chunk=1, budget_seconds=budget_seconds)

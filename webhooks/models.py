@@ -1,18 +1,15 @@
 """Webhooks and their deliveries: an outbox of HTTP posts, written with the move causing them."""
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from notifications.models import (
-    MAX_ERROR_LENGTH,
-    ClaimableQuerySet,
-    retry_delay,
-)
-from piratz_site.redaction import redact_text
+from notifications.delivery import DeliveryQuerySet, DeliveryRow
+
+from . import transport
 
 
 class WebhookKind(models.TextChoices):
@@ -36,7 +33,7 @@ class Webhook(models.Model):
     ``disabled_reason`` tells the owner and the moderators why.
     """
 
-    MAX_URL_LENGTH = 500
+    MAX_URL_LENGTH = transport.MAX_URL_LENGTH
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="webhooks")
@@ -74,51 +71,33 @@ class Webhook(models.Model):
     def masked_url(self) -> str:
         """The URL without its path and query, which hold the channel's token for chat
         services: ``https://discord.com/…``."""
-        from .transport import masked_url
-
-        return masked_url(self.url)
+        return transport.masked_url(self.url)
 
 
-class WebhookDeliveryQuerySet(ClaimableQuerySet):
-    """The delivery outbox's conditions, each written once (claim, sweep, tests)."""
-
-    def due(self, now: datetime) -> "WebhookDeliveryQuerySet":
-        return self.filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lte=now)
-
-    def stuck(self, now: datetime, after: timedelta) -> "WebhookDeliveryQuerySet":
-        """Claimed more than ``after`` before ``now`` (``webhooks.delivery.stuck_after``,
-        longer than a task may run): the worker died."""
-        return self.filter(status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - after)
+class WebhookDeliveryQuerySet(DeliveryQuerySet):
+    """The delivery outbox's conditions (``due``, ``stuck``, the claims): the machine's."""
 
 
-class WebhookDelivery(models.Model):
+class WebhookDelivery(DeliveryRow):
     """One post of one event to one webhook: ``body`` is the JSON sent, fixed when queued.
 
-    Life cycle as an outbound email's (``notifications.models.OutboundEmail``): ``pending``
-    (due at ``next_attempt_at``) → ``sending`` (claimed by one worker at ``claimed_at``)
-    → ``sent``; or back to ``pending`` after a transient failure, with the email outbox's
-    backoff (``retry_delay``); or ``failed`` after a permanent one, the
-    ``WEBHOOK_MAX_ATTEMPTS``-th attempt, or because its webhook was disabled. The
-    ``record_*`` methods change the instance only; ``webhooks.delivery`` saves them with
-    guarded UPDATEs. ``body`` holds only public information (see ``webhooks.payloads``).
+    Life cycle as an outbound email's, by the same delivery machine
+    (``notifications.delivery.DeliveryRow``): ``pending`` (due at ``next_attempt_at``) →
+    ``sending`` (claimed by one worker at ``claimed_at``) → ``sent``; or back to
+    ``pending`` after a transient failure, with the one backoff (``retry_delay``); or
+    ``failed`` after a permanent one, the ``WEBHOOK_MAX_ATTEMPTS``-th attempt, or because
+    its webhook was disabled. ``webhooks.delivery`` is its transport. ``body`` holds only
+    public information (see ``webhooks.payloads``).
     """
 
-    class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        SENDING = "sending", "Sending"
-        SENT = "sent", "Sent"
-        FAILED = "failed", "Failed"
+    DUE_FIELD = "next_attempt_at"
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=20)
     body = models.JSONField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    attempts = models.PositiveIntegerField(default=0)
+    # status, attempts, last_error, sent_at, claimed_at: DeliveryRow's.
     next_attempt_at = models.DateTimeField(default=timezone.now)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
     objects = WebhookDeliveryQuerySet.as_manager()
 
@@ -143,21 +122,13 @@ class WebhookDelivery(models.Model):
     def __str__(self) -> str:
         return f"{self.event} #{self.id} ({self.status})"
 
-    def record_sent(self, now: datetime) -> None:
-        self.status = self.Status.SENT
-        self.attempts += 1
-        self.sent_at = now
-        self.last_error = ""
+    @classmethod
+    def stuck_after(cls) -> timedelta:
+        """Longer than any task may run (``CELERY_TASK_TIME_LIMIT``, at which the worker
+        kills it), so a post still under way is never handed to a second worker; a minute
+        more for the machines' clocks."""
+        return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
 
-    def record_failure(
-        self, error: str, now: datetime, *, permanent: bool, max_attempts: int
-    ) -> None:
-        """Count a failed attempt: pending again after the backoff, or ``failed`` when it is
-        permanent or attempt ``max_attempts``. ``error`` is stored redacted and cut."""
-        self.attempts += 1
-        self.last_error = redact_text(error)[:MAX_ERROR_LENGTH]
-        if permanent or self.attempts >= max_attempts:
-            self.status = self.Status.FAILED
-        else:
-            self.status = self.Status.PENDING
-            self.next_attempt_at = now + retry_delay(self.attempts)
+    def log_label(self) -> str:
+        # Never the URL (a channel token) nor the body: the ids lead a moderator to them.
+        return f"Webhook {self.webhook_id} delivery {self.pk}"

@@ -19,6 +19,7 @@ from accounts.languages import language_of
 from games.describe import Names, format_moment, words_for
 from games.models import Game, GameStatus, Move
 from games.movelog import public_log
+from games.queries import seats_in_order
 
 from .models import Webhook, WebhookKind
 
@@ -122,6 +123,4 @@ def _iso(moment) -> str | None:
 
 
 def _seats(game: Game):
-    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
-        return sorted(game.seats.all(), key=lambda s: s.seat)
-    return list(game.seats.select_related("user").order_by("seat"))
+    return seats_in_order(game)

@@ -27,6 +27,9 @@ from django.utils.translation import gettext as _
 
 from .addresses import refusal
 
+# The longest webhook URL accepted (``Webhook.url``'s column is as long).
+MAX_URL_LENGTH = 500
+
 MAX_RESPONSE_BYTES = 64 * 1024
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 USER_AGENT = "Piratz-Webhooks/1"
@@ -67,14 +70,10 @@ def check_url(url: str) -> SplitResult:
     """The parts of ``url`` if its form is acceptable; ``UnsafeUrl`` saying why not.
 
     Form only (no lookup): ``https``, a host name, no credentials, at most
-    ``Webhook.MAX_URL_LENGTH`` characters, no whitespace or control characters.
+    ``MAX_URL_LENGTH`` characters, no whitespace or control characters.
     """
-    from .models import Webhook
-
-    if len(url) > Webhook.MAX_URL_LENGTH:
-        raise UnsafeUrl(
-            _("The URL is longer than %(max)d characters.") % {"max": Webhook.MAX_URL_LENGTH}
-        )
+    if len(url) > MAX_URL_LENGTH:
+        raise UnsafeUrl(_("The URL is longer than %(max)d characters.") % {"max": MAX_URL_LENGTH})
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
         raise UnsafeUrl(_("The URL contains spaces or control characters."))
     try:

@@ -1,6 +1,7 @@
 """One error shape for the whole API: ``{"code": "...", "detail": "human sentence"}``."""
 
 import logging
+from typing import cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -48,6 +49,9 @@ class ApiError(exceptions.APIException):
     def __init__(self, status_code: int, code: str, detail: str):
         self.status_code = status_code
         super().__init__(detail=detail, code=code)
+
+    # Seconds for ``Retry-After``: DRF's exception handler sends it when it is set.
+    wait: int | None = None
 
 
 def refused(error: ServiceError) -> ApiError:
@@ -131,13 +135,13 @@ def _bounded(detail, room: list[int]):
             kept[_shortened(str(field), MAX_FIELD_NAME_CHARS)] = _bounded(value, room)
         return kept
     if isinstance(detail, list):
-        kept = []
+        kept_items = []
         for item in detail:
             if room[0] <= 0:
                 room[0] = -1
                 break
-            kept.append(_bounded(item, room))
-        return kept
+            kept_items.append(_bounded(item, room))
+        return kept_items
     room[0] -= 1
     code = getattr(detail, "code", None)
     return exceptions.ErrorDetail(_shortened(str(detail), MAX_MESSAGE_CHARS), code=code)
@@ -189,7 +193,8 @@ def api_exception_handler(exc, context):
         )
 
     if isinstance(exc, ApiError):
-        code = exc.detail.code  # ApiError's detail is always one string carrying its code
+        # ApiError's detail is always one string carrying its code.
+        code = cast(exceptions.ErrorDetail, exc.detail).code or "error"
     else:
         code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     detail, left_out = bounded_detail(exc.detail)

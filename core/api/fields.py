@@ -6,6 +6,7 @@ list's length); the API's contract is not (docs/api.md).
 
 import heapq
 from collections.abc import Mapping, Sized
+from typing import TYPE_CHECKING, cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -59,7 +60,8 @@ class BoundedListField(serializers.ListField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
-        too_long = isinstance(data, Sized) and len(data) > self.max_length
+        # __init__ refused a field without max_length.
+        too_long = isinstance(data, Sized) and len(data) > cast(int, self.max_length)
         if too_long and not isinstance(data, (str, Mapping)):
             self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
@@ -81,7 +83,14 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-class ArrivesAsJsonString:
+# The mixin's methods are those of the DRF field it is mixed into.
+if TYPE_CHECKING:
+    _FieldBase = serializers.Field
+else:
+    _FieldBase = object
+
+
+class ArrivesAsJsonString(_FieldBase):
     """Mixin for a DRF field whose value must arrive as a JSON string (else the field's own
     ``invalid`` error): DRF's string fields turn 12 into "12", its UUIDField takes an
     integer (and so a boolean) as the UUID's 128-bit number."""

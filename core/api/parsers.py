@@ -1,5 +1,7 @@
 """The API's JSON parser: DRF's, refusing bodies nested deeper than any request needs."""
 
+from collections.abc import Iterable
+
 from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
@@ -34,6 +36,7 @@ def _depth_exceeds(data, limit: int) -> bool:
     pending = [(data, 1)]
     while pending:
         value, depth = pending.pop()
+        children: Iterable[object]
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):

@@ -61,7 +61,8 @@ class ApiAutoSchema(AutoSchema):
 _GAME_ID = {"game_id": "$response.body#/id"}
 _SAME_GAME = {"game_id": "$request.path.game_id"}
 # (source operationId, status) -> {link name: (target operationId, parameters, request body)}
-_LINKS = {
+# (source operation, status) -> link name -> (target operation, its parameters, its body)
+_LINKS: dict[tuple[str, str], dict[str, tuple[str, dict[str, str], dict[str, str] | None]]] = {
     ("games_create", "201"): {
         "GetGame": ("games_retrieve", _GAME_ID, None),
         "AcceptInvitation": ("games_accept_create", _GAME_ID, None),
@@ -128,7 +129,7 @@ def add_links(result, generator, request, public):
         for name, (target, parameters, body) in links.items():
             if target not in operations:
                 continue
-            link = {"operationId": target}
+            link: dict[str, object] = {"operationId": target}
             if parameters:
                 link["parameters"] = parameters
             if body is not None:

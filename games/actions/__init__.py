@@ -21,8 +21,6 @@ from games.actions.invitations import (
     do_accept_invitation,
     do_create_game,
     do_decline_invitation,
-    invitation_token,
-    read_invitation_token,
 )
 from games.actions.moderation import do_abort_game, do_extend_deadline, do_force_automatic_move
 from games.actions.play import (
@@ -31,6 +29,7 @@ from games.actions.play import (
     do_play_timeout,
     do_set_standing_order,
 )
+from games.invitation_links import invitation_token, read_invitation_token
 
 __all__ = [
     "MAX_TURN_HOURS",

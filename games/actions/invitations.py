@@ -5,7 +5,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -25,14 +24,12 @@ from games.actions.common import (
     refuse_if_suspended,
     seat_row,
 )
+from games.catalogue import kinds, rules_for
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.models import EndReason, Game, GameStatus, Seat
-from games.rules import available_games, get_rules
 from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
-
-INVITATION_SALT = "games.invitation"
 
 
 def _clean_emails(emails: Iterable[str]) -> list[str]:
@@ -114,11 +111,11 @@ def do_create_game(
     Raises ``ServiceError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
     host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
     """
-    if game not in available_games():
+    if game not in kinds():
         raise ServiceError(
             "invalid",
             _("Unknown game %(game)r; available: %(available)s.")
-            % {"game": game, "available": available_games()},
+            % {"game": game, "available": kinds()},
         )
     if not isinstance(turn_hours, int) or not MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS:
         raise ServiceError(
@@ -131,7 +128,7 @@ def do_create_game(
         raise ServiceError("invalid", _("players must be a list of email addresses."))
     bot_levels = _bot_levels(game, entries)
     emails = _clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
-    rules = get_rules(game)
+    rules = rules_for(game)
     if len(entries) not in rules.PLAYER_COUNTS:
         raise ServiceError(
             "invalid",
@@ -213,7 +210,7 @@ def player_counts_text(rules) -> str:
 def _bot_levels(game: str, entries) -> list[str | None]:
     """For each entry, its bot level (``"bot:<level>"``), or None for an address; refuses
     a level the game's rules do not offer (or any bot in a game without bots)."""
-    levels = bots.levels_of(get_rules(game))
+    levels = bots.levels_of(rules_for(game))
     found: list[str | None] = []
     for entry in entries:
         found.append(None)
@@ -229,25 +226,6 @@ def _bot_levels(game: str, entries) -> list[str | None]:
                 )
             found[-1] = level
     return found
-
-
-def invitation_token(game: Game, seat: Seat) -> str:
-    """A signed token naming one seat of one game; it proves the holder got the invitation."""
-    return signing.dumps({"g": str(game.id), "u": seat.user_id}, salt=INVITATION_SALT)
-
-
-def read_invitation_token(token: str) -> tuple[Game, Seat]:
-    """The game and seat a token names; ``ServiceError("not_found")`` if tampered or expired."""
-    try:
-        data = signing.loads(
-            token, salt=INVITATION_SALT, max_age=timedelta(days=settings.INVITATION_DAYS + 1)
-        )
-        seat = Seat.objects.select_related("game", "user").get(game_id=data["g"], user_id=data["u"])
-    except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
-        raise ServiceError(
-            "not_found", _("This invitation link is not valid or has expired.")
-        ) from None
-    return seat.game, seat
 
 
 def do_accept_invitation(game_id, user: User, client_seed: str | None = None) -> Game:

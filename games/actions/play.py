@@ -3,7 +3,6 @@
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from core.errors import ServiceError, status_word
@@ -15,71 +14,27 @@ from games.actions.common import (
     lock_game_with_seats,
     refuse_if_suspended,
 )
+from games.catalogue import spec_for
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import first_full_entry
 from moderation import audit
 from moderation.models import AuditAction
 from notifications.outbox import sent_together
 
-_ENGINE_CODES = {
-    # The engines' IllegalAction codes that mean something other than "illegal now".
-    # Piratz:
-    "malformed_action": "invalid",
-    "unknown_action": "invalid",
-    "game_finished": "game_not_active",
-    # Rattenscharf (R30):
-    "malformed": "invalid",
-    "game_over": "game_not_active",
-    # Both:
-    "not_your_turn": "not_your_turn",
-}
-# The engines are pure Python and speak English (their messages name the card, strip or
-# cell at fault); a reader of another language gets the sentence for the refusal's code,
-# per game, as two games may use one code for different things.
-_ENGINE_DETAILS = {
-    "piratz": {
-        "malformed_action": gettext_lazy(
-            "The action must be an object with exactly the keys its kind needs, of the right "
-            "types (card ids are whole numbers)."
-        ),
-        "unknown_action": gettext_lazy(
-            "There is no such action; choose reveal, end_turn, pass or resolve_alarm."
-        ),
-        "unknown_seat": gettext_lazy("There is no such seat in this game."),
-        "game_finished": gettext_lazy("The game is over; no move is possible."),
-        "not_your_turn": gettext_lazy("It is not your turn."),
-        "wrong_phase": gettext_lazy("This move is not possible at this point of the turn."),
-        "unknown_treasure": gettext_lazy("That is not a treasure type."),
-        "card_not_face_up": gettext_lazy("The card to bury is not in the face-up row."),
-        "bury_required": gettext_lazy("The face-up row is not empty: choose a card to bury."),
-        "bury_not_allowed": gettext_lazy("The face-up row is empty: there is no card to bury."),
-        "not_alarm_rat": gettext_lazy("Keep one of the two rats in the face-up row."),
-        "nothing_to_reveal": gettext_lazy("The draw pile and the discard pile are both empty."),
-    },
-    "rattenscharf": {
-        "game_over": gettext_lazy("The game is over; no move is possible."),
-        "not_your_turn": gettext_lazy("It is not your turn."),
-        "malformed": gettext_lazy(
-            "A placement has exactly the keys action (place), strip, x and y (whole numbers), "
-            "orientation (h or v) and flip (true or false)."
-        ),
-        "not_in_hand": gettext_lazy("That strip is not in your hand."),
-        "off_table": gettext_lazy("The strip would reach beyond the edge of the table."),
-        "gap": gettext_lazy(
-            "The three fields under the strip are not all at the same height: it would not "
-            "lie flat."
-        ),
-        "exact_cover": gettext_lazy("The strip would lie exactly on top of a single strip."),
-        "no_contact": gettext_lazy(
-            "On the bare table a strip must touch a strip already laid along a side."
-        ),
-    },
-}
+# Engine codes every game means alike; a game's own are its spec's ``refusal_codes``.
+_ENGINE_CODES = {"not_your_turn": "not_your_turn"}
+
+
+def _service_code(game: Game, error) -> str:
+    """The API's code for the engine's refusal: the game's mapping, else ``illegal_action``."""
+    codes = {**_ENGINE_CODES, **spec_for(game.game).refusal_codes}
+    return codes.get(error.code, "illegal_action")
 
 
 def _engine_detail(game: Game, error) -> str:
-    """The engine's refusal as a sentence in the reader's language."""
-    details = _ENGINE_DETAILS.get(game.game, {})
+    """The engine's refusal as a sentence in the reader's language: the game's sentence for
+    the code (``GameSpec.refusal_sentences``), else the engine's English message."""
+    details = spec_for(game.game).refusal_sentences
     if (translation.get_language() or "en").split("-")[0] == "en" or error.code not in details:
         return str(error)
     return str(details[error.code])
@@ -291,8 +246,7 @@ def _apply(
     try:
         after = rules.apply(before, seat, action)
     except rules.IllegalAction as error:
-        code = _ENGINE_CODES.get(error.code, "illegal_action")
-        raise ServiceError(code, _engine_detail(game, error)) from None
+        raise ServiceError(_service_code(game, error), _engine_detail(game, error)) from None
 
     now = timezone.now()
     effects = rules.move_effects(before, after, seat, action)

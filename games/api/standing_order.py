@@ -10,7 +10,7 @@ from core.api.errors import ApiError, refused
 from core.api.fields import BoundedListField, ErrorSerializer, StrictSerializer
 from games import actions, queries
 from games.actions.play import standing_order_choices
-from games.rules import available_games, get_rules
+from games.catalogue import all_specs
 
 _DESCRIPTION = (
     "When your deadline passes, the service plays `pass` naming the first treasure type "
@@ -25,7 +25,7 @@ _DESCRIPTION = (
 
 def _known_treasures() -> list[str]:
     """Every treasure type some registered game's rules know, in the rules' own order."""
-    names = [t for game in available_games() for t in getattr(get_rules(game), "TREASURES", ())]
+    names = [t for spec in all_specs() for t in getattr(spec.rules, "TREASURES", ())]
     return list(dict.fromkeys(names))
 
 

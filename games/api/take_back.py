@@ -6,8 +6,8 @@ from rest_framework.decorators import api_view
 from core.api.errors import refused
 from core.api.fields import ErrorSerializer
 from games import actions
+from games.api.responses import game_response
 from games.api.serializers import GameSerializer
-from games.api.views import _game_response
 
 
 @extend_schema(
@@ -37,4 +37,4 @@ def take_back(request, game_id):
         game = actions.do_take_back_seat(game_id, request.user)
     except actions.ServiceError as error:
         raise refused(error) from None
-    return _game_response(request, game)
+    return game_response(request, game)

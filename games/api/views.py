@@ -15,26 +15,21 @@ from rest_framework.response import Response
 from core.api.errors import ApiError, refused
 from core.api.fields import ErrorSerializer
 from games import actions, queries
+from games.api.moves import move_schema_of_action, move_serializer_for_action
+from games.api.representation import game_json
+from games.api.responses import game_response
 from games.api.serializers import (
-    GAME_CREATE_SCHEMAS,
-    MOVE_SCHEMA_OF_ACTION,
     AcceptRequestSerializer,
     GameCreateSerializer,
     GameSerializer,
     MoveLogSerializer,
-    move_serializer_for_action,
+    game_create_schemas,
 )
 from games.movelog import public_log
 
 # Errors only some endpoints answer. Those every endpoint can give (400, 401, 404, 413,
 # 429) are added to each operation by core.api.schema.ApiAutoSchema.
 _GAME_NOT_ACTIVE = OpenApiResponse(ErrorSerializer, description="`game_not_active`")
-
-
-def _game_response(request, game, status_code=status.HTTP_200_OK) -> Response:
-    # Re-read with seats prefetched: one query for seats and users, whatever the caller did.
-    game = queries.games_visible_to(request.user).get(id=game.id)
-    return Response(GameSerializer(game, context={"viewer": request.user}).data, status=status_code)
 
 
 def _json_object(request) -> dict:
@@ -58,15 +53,17 @@ class GameListCreateView(ListAPIView):
     def get_queryset(self):
         return queries.games_of(self.request.user).order_by("-created_at")
 
-    def get_serializer_context(self):
-        return {**super().get_serializer_context(), "viewer": self.request.user}
+    def list(self, request):
+        # Each game's JSON by game_json, as every other answer; the serializer documents it.
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([game_json(game, request.user) for game in page])
 
     @extend_schema(
         summary="Create a game and invite the other players",
         request=PolymorphicProxySerializer(
             component_name="GameCreate",
             # One shape per game (its player counts, bots and options), told apart by "game".
-            serializers=GAME_CREATE_SCHEMAS,
+            serializers=game_create_schemas,  # read when the schema is generated
             resource_type_field_name="game",
         ),
         responses={201: GameSerializer},
@@ -85,7 +82,7 @@ class GameListCreateView(ListAPIView):
             )
         except actions.ServiceError as error:
             raise refused(error) from None
-        return _game_response(request, game, status.HTTP_201_CREATED)
+        return game_response(request, game, status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -98,7 +95,7 @@ def game_detail(request, game_id):
         game = queries.get_visible_game(request.user, game_id)
     except actions.ServiceError as error:
         raise refused(error) from None
-    return Response(GameSerializer(game, context={"viewer": request.user}).data)
+    return Response(game_json(game, request.user))
 
 
 def _invitation_answer(service_call):
@@ -112,7 +109,7 @@ def _invitation_answer(service_call):
             game = service_call(game_id, request.user)
         except actions.ServiceError as error:
             raise refused(error) from None
-        return _game_response(request, game)
+        return game_response(request, game)
 
     return view
 
@@ -130,7 +127,7 @@ def accept_invitation(request, game_id):
         game = actions.do_accept_invitation(game_id, request.user, client_seed=seed)
     except actions.ServiceError as error:
         raise refused(error) from None
-    return _game_response(request, game)
+    return game_response(request, game)
 
 
 decline_invitation = extend_schema(summary="Decline your seat; the game is cancelled")(
@@ -147,7 +144,7 @@ decline_invitation = extend_schema(summary="Decline your seat; the game is cance
         request=PolymorphicProxySerializer(
             component_name="Move",
             # One shape per action, told apart by its name (unique across the games).
-            serializers=MOVE_SCHEMA_OF_ACTION,
+            serializers=move_schema_of_action,  # read when the schema is generated
             resource_type_field_name="action",
         ),
         responses={
@@ -198,4 +195,4 @@ class MoveView(ListAPIView):
         except actions.ServiceError as error:
             raise refused(error) from None
         # The service returns the game with its seats and users prefetched: no re-read.
-        return Response(GameSerializer(game, context={"viewer": request.user}).data)
+        return Response(game_json(game, request.user))

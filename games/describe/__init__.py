@@ -1,7 +1,8 @@
-"""Games in words, for the emails and pages players read: one module per game, by name.
+"""Games in words, for the emails and pages players read: one module per game, by kind.
 
-``words_for(game_name)`` is the one lookup: ``games.describe.<game_name>`` (``piratz``,
-``rattenscharf``). Each such module works on what a player may see (the engine's
+``words_for(kind)`` is the one lookup: the game's ``GameSpec.words`` (``games.piratz.words``,
+``games.rattenscharf.words``), or ``games.describe.generic`` for a game without words of
+its own. Each such module works on what a player may see (the engine's
 ``view`` and public move-log entries) and offers the same names. An entry may carry one
 key the public log (and the API) has not, ``actor`` (``Move.actor``): callers that read the
 ``Move`` rows add it, so an automatic move a moderator forced is told as theirs (never who
@@ -33,51 +34,22 @@ the deadline's.
 
 Every text is in the active language (``gettext``): callers writing to someone else,
 such as the emails, compose under ``translation.override(language_of(reader))``.
-The Piratz names are re-exported here, as they were before games had their own modules.
 """
 
-from importlib import import_module
 from types import ModuleType
 
+from games import catalogue
+
+from . import generic
 from .common import Names, format_moment
-from .piratz import (
-    PHASE_WORDS,
-    TREASURE_NAMES,
-    TREASURE_SINGULAR,
-    count_items,
-    describe_card,
-    describe_cards,
-    describe_log,
-    describe_move,
-    describe_result,
-    describe_table,
-    items_in,
-    treasure_heading,
-    treasure_name,
-)
 
-__all__ = [
-    "PHASE_WORDS",
-    "TREASURE_NAMES",
-    "TREASURE_SINGULAR",
-    "Names",
-    "count_items",
-    "describe_card",
-    "describe_cards",
-    "describe_log",
-    "describe_move",
-    "describe_result",
-    "describe_table",
-    "format_moment",
-    "items_in",
-    "treasure_heading",
-    "treasure_name",
-    "words_for",
-]
+__all__ = ["Names", "format_moment", "words_for"]
 
 
-def words_for(game_name: str) -> ModuleType:
-    """The words module of the game named ``game_name`` (``games.describe.<name>``)."""
-    if not game_name.isidentifier():
-        raise LookupError(f"no words for game {game_name!r}")
-    return import_module(f"{__name__}.{game_name}")
+def words_for(kind: str) -> ModuleType:
+    """The words module of the game ``kind`` (its spec's ``words``, else the generic words);
+    ``games.catalogue.UnknownGame`` for a kind no game has."""
+    words = catalogue.spec_for(kind).words
+    if words is None:
+        return generic
+    return words

@@ -1,13 +1,24 @@
-"""``{{ game|game_name }}``: a game's name as players read it, from its rules' ``NAME``."""
+"""``{{ game|game_name }}``: a game's name as players read it, from its rules' ``NAME``;
+``{% include game|email_part:"_table.txt" %}``: a game's own email part, or the generic one."""
 
 from django import template
 
-from games.rules import get_rules
+from games.catalogue import rules_for
 
 register = template.Library()
+
+# The email parts of a game without its own (emails/<kind>/), fed by games.describe.generic.
+ANY_GAME_EMAILS = "emails/any_game"
 
 
 @register.filter
 def game_name(game) -> str:
-    """The ``NAME`` of ``game``'s rules (a ``Game``, or a registered game's name)."""
-    return get_rules(getattr(game, "game", game)).NAME
+    """The ``NAME`` of ``game``'s rules (a ``Game``, or a game's kind)."""
+    return rules_for(getattr(game, "game", game)).NAME
+
+
+@register.filter
+def email_part(kind: str, part: str) -> list[str]:
+    """``emails/<kind>/<part>`` then ``emails/any_game/<part>``: ``{% include %}`` draws the
+    first that exists, so a game without its own email templates gets the generic ones."""
+    return [f"emails/{kind}/{part}", f"{ANY_GAME_EMAILS}/{part}"]

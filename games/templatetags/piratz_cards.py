@@ -10,7 +10,7 @@ include.
 
 from django import template
 
-from games.describe import describe_card
+from games.piratz.words import describe_card
 
 register = template.Library()
 

@@ -9,8 +9,8 @@ Only the visible layer is read, so whatever draws a board shows nothing else.
 from django import template
 from django.utils.translation import gettext as _
 
-from games.describe.rattenscharf import symbol_name
-from games.tables.rattenscharf import symbol_id
+from games.rattenscharf.table import symbol_id
+from games.rattenscharf.words import symbol_name
 
 register = template.Library()
 

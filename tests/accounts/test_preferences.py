@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from accounts import preferences
+from accounts import preferences, schedule
 from accounts.models import NotificationSettings
-from accounts.preferences import EmailKind
+from accounts.schedule import EmailKind
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -58,13 +58,13 @@ def test_each_mode_lets_through_its_kinds(kind, mode):
     assert NotificationSettings(mode=mode).wants(kind) is WANTS[kind][mode]
 
 
-@pytest.mark.parametrize("kind", preferences.UNSUBSCRIBABLE_KINDS)
+@pytest.mark.parametrize("kind", schedule.UNSUBSCRIBABLE_KINDS)
 @pytest.mark.parametrize("mode", NotificationSettings.Mode.values)
 def test_an_unsubscribed_kind_never_goes_out(kind, mode):
     assert NotificationSettings(mode=mode, unsubscribed=[str(kind)]).wants(kind) is False
 
 
-@pytest.mark.parametrize("kind", sorted(preferences.TRANSACTIONAL_KINDS))
+@pytest.mark.parametrize("kind", sorted(schedule.TRANSACTIONAL_KINDS))
 def test_transactional_kinds_go_out_even_if_listed_as_unsubscribed(kind):
     assert NotificationSettings(mode="off", unsubscribed=[str(kind)]).wants(kind) is True
 
@@ -80,7 +80,7 @@ def test_an_unknown_kind_is_an_error_not_a_silent_email():
 
 
 def test_only_notifications_can_be_unsubscribed():
-    assert set(preferences.UNSUBSCRIBABLE_KINDS) == set(EmailKind) - {
+    assert set(schedule.UNSUBSCRIBABLE_KINDS) == set(EmailKind) - {
         EmailKind.INVITATION,
         EmailKind.GAME_CANCELLED,
         EmailKind.LOGIN_LINK,
@@ -103,7 +103,7 @@ def test_an_unknown_stored_zone_falls_back_to_utc():
     [("Europe/Berlin", True), ("UTC", True), ("Mars/Olympus", False), ("../etc/passwd", False)],
 )
 def test_is_time_zone(name, known):
-    assert preferences.is_time_zone(name) is known
+    assert schedule.is_time_zone(name) is known
 
 
 # --- quiet hours --------------------------------------------------------------------------
@@ -281,7 +281,7 @@ def test_a_new_vacation_is_judged_by_every_year_it_is_part_of():
     ],
 )
 def test_in_quiet_hours_from_start_up_to_end(start, end, wall, quiet):
-    assert preferences.in_quiet_hours(*map(time.fromisoformat, (start, end, wall))) is quiet
+    assert schedule.in_quiet_hours(*map(time.fromisoformat, (start, end, wall))) is quiet
 
 
 def problem(new, existing=(), days_per_year=21):

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache
 from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
@@ -22,6 +23,7 @@ from accounts.throttling import (
     LoginLinkThrottle,
     UserRateThrottle,
     add_to_counter,
+    counter_client,
 )
 from games.api.views import game_detail
 from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
@@ -318,7 +320,7 @@ def test_on_redis_an_allowed_request_costs_one_round_trip(redis_url, half_past_n
         UserRateThrottle().allow_request(_request("203.0.113.9", user=_user(2)), None)
         key = UserRateThrottle().get_cache_key(request, None)
         counter = f"{key}:{int(time.time() // 60)}"
-        client = redis._cache.get_client(write=True)
+        client = counter_client()
         costs = []
         for _ in range(2):
             with _round_trips() as sent:
@@ -345,3 +347,17 @@ def test_on_redis_the_previous_window_is_read_as_django_wrote_it(redis_url, half
         half_past_noon.move_to(datetime(2026, 1, 1, 12, 30, 30, tzinfo=UTC), tick=False)
         answers = [UserRateThrottle().allow_request(request, None) for _ in range(3)]
     assert answers == [True, True, False]
+
+
+def test_on_redis_the_counters_use_only_public_apis(redis_url, half_past_noon, monkeypatch):
+    """Django's and redis-py's public APIs only: the counters never reach into the cache
+    backend's private client (``RedisCache._cache``), which any Django upgrade may change."""
+
+    def private(self):
+        raise AssertionError("RedisCache._cache is Django's own")
+
+    request = _request("203.0.113.9", user=_user(1))
+    with redis_cache(redis_url), api_rates(user="1/min"):
+        monkeypatch.setattr(RedisCache, "_cache", property(private))
+        answers = [UserRateThrottle().allow_request(request, None) for _ in range(2)]
+    assert answers == [True, False]

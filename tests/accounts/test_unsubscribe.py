@@ -7,7 +7,8 @@ from django.test import Client
 
 from accounts import unsubscribe
 from accounts.models import NotificationSettings
-from accounts.preferences import UNSUBSCRIBABLE_KINDS, EmailKind, settings_for
+from accounts.preferences import settings_for
+from accounts.schedule import UNSUBSCRIBABLE_KINDS, EmailKind
 
 
 @pytest.fixture

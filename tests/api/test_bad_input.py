@@ -9,8 +9,8 @@ from django.conf import settings as django_settings
 from rest_framework.exceptions import ParseError
 
 from core.api.parsers import JSONParser
-from games.api.serializers import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
 from games.models import Game, Move
+from games.piratz.api import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
 from games.rules import piratz
 from games.simulation import choose_action
 from notifications.models import OutboundEmail

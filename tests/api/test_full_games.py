@@ -19,6 +19,7 @@ def scan_new_emails(game, after_id: int, state, *, blind: bool) -> tuple[int, in
     emails = OutboundEmail.objects.filter(topic=f"game:{game.id}", id__gt=after_id).order_by("id")
     newest, scanned = after_id, 0
     for email in emails:
+        email.rendered()  # as the worker sends it
         for text in (email.subject, email.body_text, email.body_html):
             assert_no_secrets(text, state, blind_viewer=blind)
         newest, scanned = email.id, scanned + 1

@@ -16,9 +16,9 @@ from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db
 
-# Measured (SQLite and PostgreSQL alike): token lookup; lock the game, read with its
-# seats joined to their users and settings, each with its running vacation (used for
-# the turn check, the new deadline and the response alike: one query); insert the move;
+# Measured (SQLite and PostgreSQL alike): token lookup; lock the game row; its seats
+# joined to their users and settings, each with its running vacation (used for the turn
+# check, the new deadline and the response alike: one query); insert the move;
 # insert the burial (moves that bury); the P25 abandonment check (moves that end a
 # round); on a new turn, the next player's vacations (their deadline) and the turn
 # email's outbox row (composed later, by the worker); update the game. Not the game's
@@ -26,13 +26,13 @@ pytestmark = pytest.mark.django_db
 # these games asks, whatever the cache (with the database cache, the default without
 # CACHE_URL, every move used to ask the webhooks table: one query more).
 MOVE_QUERY_BOUND = 11
-# Token lookup; the game read with its seats joined to their users (the viewer's seat
-# among them, or not: not_found).
-DETAIL_QUERIES = 2
+# Token lookup; the game; its seats joined to their users (the viewer's seat among them,
+# or not: not_found).
+DETAIL_QUERIES = 3
 # Token lookup; count for the page; the page of games; their seats joined with users.
 LIST_QUERIES = 4
-# The detail's two, plus the moves.
-MOVE_LOG_QUERIES = 3
+# The detail's three, plus the moves.
+MOVE_LOG_QUERIES = 4
 
 _TEST_ONLY = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 

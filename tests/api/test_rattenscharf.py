@@ -227,7 +227,7 @@ def test_placements_that_can_never_be_legal_are_invalid(duel, anna, body):
     ],
 )
 def test_well_formed_placements_not_legal_now_are_illegal_action(duel, anna, fields, code):
-    from games.actions.play import _ENGINE_DETAILS
+    from games.rattenscharf.refusals import SENTENCES
 
     action = {"action": "place", "flip": False, **fields}
     state = rattenscharf.load(duel.state)
@@ -248,16 +248,16 @@ def test_well_formed_placements_not_legal_now_are_illegal_action(duel, anna, fie
     with translation.override("de"):
         assert german == {
             "code": "illegal_action",
-            "detail": str(_ENGINE_DETAILS["rattenscharf"][code]),
+            "detail": str(SENTENCES[code]),
         }
     assert not Move.objects.exists()
 
 
 def test_engine_refusals_have_a_sentence_per_code_in_german():
     """Every R30 code the engine can raise for a well-formed move has its own sentence."""
-    from games.actions.play import _ENGINE_DETAILS
+    from games.rattenscharf.refusals import SENTENCES
 
-    assert set(_ENGINE_DETAILS["rattenscharf"]) == set(rattenscharf.ERROR_CODES)
+    assert set(SENTENCES) == set(rattenscharf.ERROR_CODES)
 
 
 def test_not_your_turn_is_409(duel, bert):
@@ -283,7 +283,7 @@ def test_a_repeated_placement_is_answered_not_played_twice(duel, anna):
 
 def test_every_legal_placement_of_whole_games_passes_the_serializer():
     """The serializer must never refuse a placement the engine would take."""
-    from games.api.serializers import RattenscharfMoveSerializer
+    from games.rattenscharf.api import RattenscharfMoveSerializer
 
     for seed in (1, 2):
         rng = random.Random(seed)

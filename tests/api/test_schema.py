@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 from django.core.management import call_command
 
-from games.api.serializers import PIRATZ_ACTION_FIELDS
 from games.models import Game
+from games.piratz.api import PIRATZ_ACTION_FIELDS
 from games.rules import RULES, available_games, get_rules, piratz
 from tests.factories import client_for
 
@@ -345,7 +345,7 @@ def _piratz_move_bodies():
 def test_the_move_schema_takes_the_piratz_moves_the_api_takes(openapi):
     """A Piratz move fits the documented ``MoveRequest`` exactly when the serializer that
     reads it accepts it: the per-action shapes are neither looser nor stricter."""
-    from games.api.serializers import move_serializer_for_action
+    from games.api.moves import move_serializer_for_action
 
     schema = jsonschema.Draft202012Validator(json_schema(openapi, "MoveRequest"))
     checked = 0

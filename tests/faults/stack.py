@@ -114,7 +114,7 @@ def slow_half_request(port: int) -> socket.socket:
 
 def email_keys(emails) -> Counter:
     """(recipient, subject) of each outbox row: what the sink must have received, once each."""
-    return Counter((email.to, " ".join(email.subject.split())) for email in emails)
+    return Counter((email.to, " ".join(email.rendered().subject.split())) for email in emails)
 
 
 def sink_keys(sinks: list[SmtpSink]) -> Counter:

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def emails(kind: str, to: str | None = None) -> list[OutboundEmail]:
     found = OutboundEmail.objects.filter(template=kind).order_by("id")
-    return list(found.filter(to=to) if to else found)
+    return [row.rendered() for row in (found.filter(to=to) if to else found)]
 
 
 def seat(game: Game, number: int) -> Seat:

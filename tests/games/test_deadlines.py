@@ -8,7 +8,8 @@ import pytest
 import time_machine
 
 from accounts.models import NotificationSettings, Vacation
-from accounts.preferences import do_update_settings, quiet_until
+from accounts.preferences import do_update_settings
+from accounts.schedule import quiet_until
 from games import actions, deadlines
 from games.deadlines import clock_time_between, deadline_after, reminder_due
 from games.models import Game

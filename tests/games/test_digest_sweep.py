@@ -19,7 +19,9 @@ START = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)  # Tuesday 14:00 in Berlin (CE
 
 
 def digests_to(user) -> list[OutboundEmail]:
-    return list(OutboundEmail.objects.filter(template="digest", to=user.email))
+    return [
+        row.rendered() for row in OutboundEmail.objects.filter(template="digest", to=user.email)
+    ]
 
 
 def sweep_at(moment: datetime) -> int:

@@ -90,6 +90,7 @@ def test_the_game_is_dealt_with_the_key_of_all_seeds(anna, bert, carla):
     assert [s["client_seed"] for s in body["seats"]] == ["anna-seed", None, "Carla_42"]
     # The invitees hold their own copy of the commitment, in the invitation email.
     invitation = OutboundEmail.objects.filter(to=bert.email, topic=f"game:{game.id}").first()
+    invitation.rendered()
     assert game.seed_commitment in invitation.body_text
     assert game.seed_commitment in invitation.body_html
 
@@ -275,6 +276,7 @@ def test_seed_and_key_appear_nowhere_before_the_end(anna, bert, carla, caplog, m
         for name in ("game", "verification", "replay"):
             texts.append(client.get(reverse(f"games:{name}", args=[game.id])).content.decode())
     for email in OutboundEmail.objects.all():
+        email.rendered()
         texts += [email.subject, email.body_text, email.body_html]
     texts.append(caplog.text)
     texts.append(client_for(anna).get("/api/schema/").content.decode())

@@ -23,7 +23,9 @@ PASS = {"action": "pass", "treasure": "rings", "bury": None}
 
 
 def reminders_to(user) -> list[OutboundEmail]:
-    return list(OutboundEmail.objects.filter(template="reminder", to=user.email))
+    return [
+        row.rendered() for row in OutboundEmail.objects.filter(template="reminder", to=user.email)
+    ]
 
 
 def sweep_at(moment: datetime) -> int:

@@ -11,9 +11,9 @@ import pytest
 from django.utils import translation
 
 from games.models import Move
+from games.piratz.mail import piratz_hints
 from games.rules import piratz
 from games.rules.piratz.bots import random_action
-from mailin.answers import piratz_hints
 from mailin.parser import parse_move
 from notifications.models import OutboundEmail
 from tests.factories import start_game
@@ -48,7 +48,7 @@ def written_moves(hint: str) -> list[str]:
 def hinted_actions(view: dict) -> list[dict]:
     with translation.override("en"):
         hints = piratz_hints(view)
-    return [parse_move(line) for hint in hints for line in written_moves(hint)]
+    return [parse_move(line, "piratz") for hint in hints for line in written_moves(hint)]
 
 
 def as_set(actions) -> set[tuple]:
@@ -161,7 +161,7 @@ def test_the_reported_reply_the_answer_hints_is_played(anna, bert):
     game.state = piratz.dump(_stage(2, draw=(44,)))
     game.save(update_fields=["state"])
     pipe(build_reply(anna.email, latest_reply_to(anna), "reveal"))
-    answer = OutboundEmail.objects.filter(to=anna.email, template="mail_answer").last()
+    answer = OutboundEmail.objects.filter(to=anna.email, template="mail_answer").last().rendered()
     assert "Move played" in answer.subject
     hints = [line[2:] for line in answer.body_text.splitlines() if line.startswith("- “pass")]
     assert [LISTS.search(hint).group(1) for hint in hints] == [

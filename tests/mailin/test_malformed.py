@@ -176,7 +176,7 @@ def test_nul_bytes_of_the_player_never_reach_the_database(duel, anna, client, by
         assert mailgun_post(client, raw).status_code == 200
     else:
         pipe(raw)
-    answer = OutboundEmail.objects.get(template="mail_answer")
+    answer = OutboundEmail.objects.get(template="mail_answer").rendered()
     assert "“dance” is not a move we know." in answer.body_text
     stored = [answer.subject, answer.body_text, answer.body_html, answer.headers, answer.context]
     assert "\x00" not in repr(stored)

@@ -35,7 +35,7 @@ MOVES = [
 
 @pytest.mark.parametrize(("line", "action"), MOVES)
 def test_parse_move_names_the_action(line, action):
-    assert parse_move(line) == action
+    assert parse_move(line, "piratz") == action
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_parse_move_names_the_action(line, action):
 )
 def test_parse_move_says_why_a_line_names_no_move(line, code, word):
     with pytest.raises(MoveParseError) as raised:
-        parse_move(line)
+        parse_move(line, "piratz")
     assert (raised.value.code, raised.value.word) == (code, word)
 
 

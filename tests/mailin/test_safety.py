@@ -173,7 +173,7 @@ def test_an_html_only_reply_is_read(duel, anna):
 def test_a_reply_with_only_quoted_text_plays_nothing(duel, anna):
     pipe(build_reply(anna.email, latest_reply_to(anna), "> reveal\n-- \nAnna"))
     assert Game.objects.get(id=duel.id).version == 0
-    assert "We found no move in your reply" in answers().get().body_text
+    assert "We found no move in your reply" in answers().get().rendered().body_text
 
 
 def test_the_pipe_asks_the_mail_server_to_retry_when_handling_fails(duel, anna, monkeypatch):
@@ -207,7 +207,7 @@ def test_no_reply_to_without_a_reply_address(anna, bert, settings):
     game = start_game([anna, bert])
     notify.queue_reminder(game, 0, game.deadline)
     for kind in ("your_turn", "reminder"):
-        mail = OutboundEmail.objects.get(to=anna.email, template=kind)
+        mail = OutboundEmail.objects.get(to=anna.email, template=kind).rendered()
         assert "Reply-To" not in mail.headers
         assert "reply to this email" not in mail.body_text
         assert "reply to this email" not in mail.body_html
@@ -232,7 +232,7 @@ def test_the_token_is_redacted_once_sent_and_never_logged(
     )
     with django_capture_on_commit_callbacks(execute=True):
         pipe(build_reply(anna.email, address, "reveal"))
-    answer = OutboundEmail.objects.get(template="mail_answer")
+    answer = OutboundEmail.objects.get(template="mail_answer").rendered()
     assert answer.status == OutboundEmail.Status.SENT and token not in str(answer.headers)
     assert answer.headers["Reply-To"] == "play+[redacted]@in.example.com"
     assert Game.objects.get(id=game.id).version == 1

@@ -6,7 +6,7 @@ from datetime import timedelta
 import time_machine
 from django.utils import timezone
 
-from mailin.tokens import TOKEN_LENGTH, ReplyToken, read_reply_addresses, reply_address
+from games.reply_tokens import TOKEN_LENGTH, ReplyToken, read_reply_addresses, reply_address
 
 GAME = uuid.UUID("0b5e0b5e-0000-4000-8000-000000000001")
 

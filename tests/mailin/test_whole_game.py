@@ -6,9 +6,9 @@ import pytest
 
 from games import actions
 from games.models import Game, GameStatus, Move
+from games.reply_tokens import read_reply_addresses
 from games.rules import piratz
 from games.sweeps import send_due_reminders
-from mailin.tokens import read_reply_addresses
 from notifications.models import OutboundEmail
 from tests.factories import start_game
 
@@ -77,7 +77,7 @@ def test_a_whole_game_is_played_by_replying_to_the_emails(anna, bert, client, se
     # Every applied move was answered with the move played.
     answers = OutboundEmail.objects.filter(template="mail_answer")
     assert answers.count() == moves
-    assert all("Move played" in email.subject for email in answers)
+    assert all("Move played" in email.rendered().subject for email in answers)
 
 
 def test_the_webhook_refuses_a_wrong_signature_and_plays_nothing(anna, bert, client):
@@ -109,7 +109,7 @@ def test_replying_to_the_reminder_plays_the_move(anna, bert, time_machine):
     time_machine.move_to(game.next_reminder_at, tick=False)
     assert send_due_reminders() == 1  # the reminder sweep, as the beat runs it
 
-    reminder = OutboundEmail.objects.get(to=anna.email, template="reminder")
+    reminder = OutboundEmail.objects.get(to=anna.email, template="reminder").rendered()
     how = "Or reply to this email with your move on the first line: reveal, end, pass coins"
     assert how in reminder.body_text and how in reminder.body_html
     token = read_reply_addresses([reply_to_of(reminder)])
@@ -123,11 +123,11 @@ def test_replying_to_the_reminder_plays_the_move(anna, bert, time_machine):
     move = Move.objects.get(game=game, number=2)
     assert (move.seat, move.action, move.automatic) == (0, {"action": "end_turn"}, False)
     assert (game.version, game.current_seat) == (2, 1)
-    answer = OutboundEmail.objects.get(to=anna.email, template="mail_answer")
+    answer = OutboundEmail.objects.get(to=anna.email, template="mail_answer").rendered()
     assert "Move played" in answer.subject
     assert OutboundEmail.objects.filter(to=bert.email, template="your_turn").exists()
     # The reminder's token is spent like the turn email's: a second reply is refused.
     pipe(build_reply(anna.email, reply_to_of(reminder), "reveal", subject=subject))
     assert Game.objects.get(id=game.id).version == 2
-    refused = OutboundEmail.objects.filter(to=anna.email, template="mail_answer").last()
+    refused = OutboundEmail.objects.filter(to=anna.email, template="mail_answer").last().rendered()
     assert "Your reply answers an older email" in refused.body_text

@@ -35,4 +35,4 @@ def last_login_link(email: str) -> str | None:
     row = OutboundEmail.objects.filter(to=email, template="login_link").order_by("-id").first()
     if row is None:
         return None
-    return LOGIN_LINK_RE.search(row.body_text).group(1)
+    return LOGIN_LINK_RE.search(row.rendered().body_text).group(1)

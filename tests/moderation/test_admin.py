@@ -283,7 +283,7 @@ def test_resolve_a_report_in_the_admin_tells_the_reporter_it_was_handled_not_how
         anna,
         report.pk,
     )
-    email = OutboundEmail.objects.get(template="report_handled")
+    email = OutboundEmail.objects.get(template="report_handled").rendered()
     assert email.to == bert.email
     assert "handled" in email.subject and "handled" in email.body_text
     for text in (email.subject, email.body_text, email.body_html):

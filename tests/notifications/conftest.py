@@ -57,9 +57,10 @@ def time_out(game, time_machine):
 
 
 def emails(kind: str, to=None) -> list[OutboundEmail]:
-    """The outbox's emails of one ``kind`` (template), oldest first; only ``to``'s if given."""
+    """The outbox's emails of one ``kind`` (template), oldest first, rendered (their content
+    read as the worker sends it); only ``to``'s if given."""
     rows = OutboundEmail.objects.filter(template=kind).order_by("id")
-    return list(rows if to is None else rows.filter(to=to.email))
+    return [row.rendered() for row in (rows if to is None else rows.filter(to=to.email))]
 
 
 @pytest.fixture

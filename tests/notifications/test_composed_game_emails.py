@@ -20,12 +20,13 @@ from django.utils import translation
 
 from accounts.languages import language_of
 from accounts.models import NotificationSettings, User
-from accounts.preferences import EmailKind, settings_for
+from accounts.preferences import settings_for
+from accounts.schedule import EmailKind
 from games import actions, notify
 from games.describe import Names, words_for
-from games.describe import piratz as piratz_words
-from games.describe import rattenscharf as rattenscharf_words
 from games.models import Game, GameStatus
+from games.piratz import words as piratz_words
+from games.rattenscharf import words as rattenscharf_words
 from notifications.models import OutboundEmail
 from notifications.outbox import render_email
 from tests.api.secrets_scan import assert_no_secrets
@@ -63,7 +64,7 @@ def as_queued(monkeypatch) -> AsQueued:
     for module in (piratz_words, rattenscharf_words):
         for name in ("describe_table", "describe_result", "describe_auto_moved", "describe_moves"):
             monkeypatch.setattr(module, name, counted(name, getattr(module, name)))
-    for name in ("_game_context", "game_entry_url", "recap"):
+    for name in ("game_email_context", "game_entry_url", "recap"):
         monkeypatch.setattr(notify, name, counted(name, getattr(notify, name)))
 
     def spy(kind, real, old_contexts):
@@ -108,7 +109,7 @@ def _old_game_over_contexts(game: Game) -> dict[str, dict]:
         if not prefs.wants(EmailKind.GAME_OVER):
             continue
         with translation.override(language_of(seat_row.user)):
-            context = notify._game_context(game, seat_row, prefs)
+            context = notify.game_email_context(game, seat_row, prefs)
             view = game.rules.view(game.load_state(), seat_row.seat)
             names = Names(context["names"], seat_row.seat)
             context["result"] = words_for(game.game).describe_result(view["result"], names)
@@ -133,7 +134,7 @@ def _old_auto_moved_contexts(game: Game, moves, *, table_before=None) -> dict[st
     rules = game.rules
     entries = [m.public_entry(rules) for m in moves]
     with translation.override(language_of(seat_row.user)):
-        context = notify._game_context(game, seat_row, prefs)
+        context = notify.game_email_context(game, seat_row, prefs)
         context.update(
             words_for(game.game).describe_auto_moved(
                 entries,
@@ -162,7 +163,7 @@ def _masked(email) -> tuple[str, str, str]:
 
 def _assert_read_later_as_queued(record: AsQueued, kind: str) -> list[OutboundEmail]:
     queued = OutboundEmail.objects.filter(id__in=list(record.expected), template=kind)
-    mails = list(queued.order_by("id"))
+    mails = [mail.rendered() for mail in queued.order_by("id")]
     assert mails, f"no {kind} email was queued"
     for mail in mails:  # read afresh: composed now
         assert _masked(mail) == record.expected[mail.id], (kind, mail.to)
@@ -226,7 +227,7 @@ def test_a_game_over_email_is_not_composed_for_a_game_that_is_no_longer_so(anna,
     [mail] = OutboundEmail.objects.filter(template=EmailKind.GAME_OVER, to=anna.email)
     Game.objects.filter(id=game.id).update(version=game.version + 1)
     with pytest.raises(ValueError, match="cannot be composed"):
-        OutboundEmail.objects.get(id=mail.id).subject  # noqa: B018 (reading composes it)
+        OutboundEmail.objects.get(id=mail.id).rendered()
 
 
 # --- We moved for you ------------------------------------------------------------------------
@@ -346,6 +347,6 @@ def test_an_auto_moved_email_queued_with_the_arguments_of_before_is_composed(
     assert stored["$arguments"].pop("stand_in_bots") is True
     OutboundEmail.objects.filter(id=mail.id).update(context=stored)
 
-    text = OutboundEmail.objects.get(id=mail.id).body_text  # read afresh: composed now
+    text = OutboundEmail.objects.get(id=mail.id).rendered().body_text  # composed now
     assert "a bot takes over the seat of every player who did not move (rules P25)." in text
     assert "the game ends" not in text

@@ -41,7 +41,9 @@ def german(user: User) -> User:
 
 def mails_to(user: User, template: str | None = None) -> list[OutboundEmail]:
     rows = OutboundEmail.objects.filter(to=user.email).order_by("id")
-    return list(rows if template is None else rows.filter(template=template))
+    return [
+        row.rendered() for row in (rows if template is None else rows.filter(template=template))
+    ]
 
 
 def play(game: Game, user, action: dict) -> Game:
@@ -51,6 +53,7 @@ def play(game: Game, user, action: dict) -> Game:
 
 
 def assert_all_german(mail: OutboundEmail, catalog) -> None:
+    mail = mail.rendered()
     for part in (mail.subject, mail.body_text, mail.body_html):
         assert english_left_in(part, catalog) == [], (mail.template, part)
     assert not any(day in mail.body_text for day in ENGLISH_DAYS), mail.body_text
@@ -116,7 +119,7 @@ def test_invitation_to_a_new_address_is_in_the_hosts_language(anna, catalog):
     actions.do_create_game(anna, [anna.email, "nina@example.com", kept_english.email])
 
     [nina] = OutboundEmail.objects.filter(to="nina@example.com", template="invitation")
-    assert nina.subject == "Anna lädt dich zu einer Partie Piratz ein"
+    assert nina.rendered().subject == "Anna lädt dich zu einer Partie Piratz ein"
     assert_all_german(nina, catalog)
     # Erik chose English: his own setting beats the host's.
     [erik] = mails_to(kept_english, "invitation")
@@ -127,7 +130,7 @@ def test_invitation_from_a_german_page_is_german_when_nobody_chose(anna):
     with translation.override("de"):  # the request that creates the game speaks German
         actions.do_create_game(anna, [anna.email, "nina@example.com"])
     [nina] = OutboundEmail.objects.filter(to="nina@example.com", template="invitation")
-    assert nina.subject == "Anna lädt dich zu einer Partie Piratz ein"
+    assert nina.rendered().subject == "Anna lädt dich zu einer Partie Piratz ein"
 
 
 def test_a_cancellation_reason_is_written_in_each_recipients_language(anna, bert, carla):
@@ -144,7 +147,7 @@ def test_a_cancellation_reason_is_written_in_each_recipients_language(anna, bert
 def test_login_link_email_follows_the_page_it_was_asked_from(client, anna, catalog):
     client.post("/accounts/login/", {"email": "new@example.com"}, HTTP_ACCEPT_LANGUAGE="de")
     [mail] = OutboundEmail.objects.filter(to="new@example.com", template="login_link")
-    assert mail.subject == "Dein Anmeldelink für Piratz per E-Mail"
+    assert mail.rendered().subject == "Dein Anmeldelink für Piratz per E-Mail"
     assert_all_german(mail, catalog)
 
     # Anna's own setting (English) beats the German page.

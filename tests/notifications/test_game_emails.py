@@ -10,10 +10,10 @@ from django.urls import reverse
 from accounts.models import NotificationSettings
 from accounts.unsubscribe import read_unsubscribe_token, settings_url
 from games import actions, notify
-from games.describe import describe_card
 from games.models import Game, GameStatus
+from games.piratz.words import describe_card
+from games.reply_tokens import read_reply_addresses
 from games.rules import piratz
-from mailin.tokens import read_reply_addresses
 from notifications.models import OutboundEmail
 from notifications.outbox import build_message, queue_email
 from tests.api.secrets_scan import assert_no_secrets
@@ -202,7 +202,7 @@ def test_reminder_waits_for_quiet_hours_and_says_the_deadline(bert_to_move, bert
     deadline = bert_to_move.deadline
     # Wednesday 23:00 in Berlin: the reminder waits for Thursday 07:00 local.
     time_machine.move_to(datetime(2030, 11, 20, 22, 0, tzinfo=UTC), tick=False)
-    mail = notify.queue_reminder(bert_to_move, 1, deadline)
+    mail = notify.queue_reminder(bert_to_move, 1, deadline).rendered()
     assert mail.send_after == datetime(2030, 11, 21, 6, 0, tzinfo=UTC)
     assert mail.subject.startswith("Reminder: your turn in Piratz with Anna, carla ends Friday")
     assert "It ends\nFriday 22 November, 10:00 CET (in about 35 hours)" in mail.body_text
@@ -214,7 +214,7 @@ def test_reminder_can_be_replied_to_like_the_turn_email(bert_to_move, bert, sett
     as one to the turn email), and it says how to reply, as the turn email does."""
     settings.REPLY_ADDRESS = "play@in.example.com"
     game = bert_to_move
-    mail = notify.queue_reminder(game, 1, game.deadline)
+    mail = notify.queue_reminder(game, 1, game.deadline).rendered()
     token = read_reply_addresses([mail.headers["Reply-To"]])
     assert (token.game_id, token.seat, token.user_id, token.version) == (
         game.id,
@@ -456,7 +456,7 @@ def test_turn_email_read_after_the_game_moved_on_shows_its_own_turn(
     game = play(game, bert, {"action": "reveal"})
     game = play(game, bert, taking_pass(game, 1))
     assert game.current_seat == 2 and emails("your_turn", carla)
-    later = OutboundEmail.objects.get(id=mail.id)  # read afresh: composed now
+    later = OutboundEmail.objects.get(id=mail.id).rendered()  # read afresh: composed now
     # The same email, but for its sign-in link: minted when sent, so it is good for longer.
     assert _without_entry_tokens(later) == as_if_sent_then
     assert "Your collection: 0 cards\n" in later.body_text  # not the card Bert took since

@@ -36,7 +36,7 @@ def force(game: Game, moderator) -> Game:
 
 def recap_of(user, heading="SINCE YOUR LAST TURN") -> str:
     """The recap of the newest turn email to ``user``, as text."""
-    mail = OutboundEmail.objects.filter(template="your_turn", to=user.email).latest("id")
+    mail = OutboundEmail.objects.filter(template="your_turn", to=user.email).latest("id").rendered()
     return mail.body_text.split(heading + "\n", 1)[1].split("\n\n", 1)[0]
 
 

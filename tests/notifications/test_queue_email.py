@@ -22,7 +22,7 @@ def _site_url(settings):
 
 def test_subject_is_one_stripped_line(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks():
-        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT).rendered()
     assert email.subject == "Your turn in Skull <Bay> against Anna"
 
 
@@ -30,7 +30,7 @@ def test_plain_text_body_is_not_html_escaped_and_sees_site_url(
     django_capture_on_commit_callbacks,
 ):
     with django_capture_on_commit_callbacks():
-        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT).rendered()
     assert email.body_text == (
         "Hello Tom & Jerry,\n\nIt is your turn in Skull <Bay>: https://piratz.example/games/0b5e/\n"
     )
@@ -38,7 +38,7 @@ def test_plain_text_body_is_not_html_escaped_and_sees_site_url(
 
 def test_html_body_is_escaped_and_wrapped_in_the_base_layout(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks():
-        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
+        email = queue_email("anna@example.com", "test_message", TURN_CONTEXT).rendered()
     assert "<p>Hello Tom &amp; Jerry,</p>" in email.body_html
     assert '<a href="https://piratz.example/games/0b5e/">' in email.body_html
     assert "Skull &lt;Bay&gt;" in email.body_html
@@ -62,7 +62,7 @@ def test_very_long_subject_is_cut_to_fit(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks():
         email = queue_email(
             "anna@example.com", "test_message", {**TURN_CONTEXT, "game_name": "x" * 400}
-        )
+        ).rendered()
     assert len(email.subject) == 255
     assert email.subject.endswith("…")
 
@@ -86,8 +86,8 @@ def test_email_is_sent_once_after_commit_and_not_before(
     message = mailoutbox[0]
     assert message.to == ["anna@example.com"]
     assert message.subject == "Your turn in Skull <Bay> against Anna"
-    assert message.body == email.body_text
-    assert message.alternatives[0].content == email.body_html
+    assert message.body == email.rendered().body_text
+    assert message.alternatives[0].content == email.rendered().body_html
     assert message.alternatives[0].mimetype == "text/html"
     assert message.extra_headers["Auto-Submitted"] == "auto-generated"
     email.refresh_from_db()
@@ -239,7 +239,7 @@ def test_unreachable_broker_does_not_fail_the_callers_request(
 # --- Rendered when sent: the row keeps what to render (notifications.rendering) -----------
 
 
-def test_row_keeps_what_to_render_and_reading_it_renders_the_email(
+def test_row_keeps_what_to_render_and_rendered_renders_the_email(
     django_capture_on_commit_callbacks,
 ):
     with django_capture_on_commit_callbacks():
@@ -249,8 +249,13 @@ def test_row_keeps_what_to_render_and_reading_it_renders_the_email(
     assert (stored["subject"], stored["body_text"]) == ("", "")
     assert (stored["context"], stored["language"]) == (TURN_CONTEXT, "de")
     email = OutboundEmail.objects.get()
+    # Reading a field reads the row, nothing more: rendering is asked for by name.
+    assert (email.subject, email.body_text, email.body_html) == ("", "", "")
+    assert email.rendered() is email
     assert email.subject == "Your turn in Skull <Bay> against Anna"
     assert email.body_text.startswith("Hello Tom & Jerry,")
+    email.save()  # the rendering goes with the instance, context too: rendered once more
+    assert OutboundEmail.objects.get().rendered().body_text == email.body_text
 
 
 def test_context_json_would_not_give_back_is_rendered_at_once(django_capture_on_commit_callbacks):
@@ -355,7 +360,8 @@ def test_a_composed_context_is_built_when_read_in_the_recipients_language(monkey
     assert calls == []  # nothing composed while queueing
     stored = OutboundEmail.objects.get(id=email.id)
     assert stored.context == {"$compose": "tests.greeting", "$arguments": {"name": "Ida"}}
-    assert stored.body_text.startswith("Hello Ida,")
+    assert calls == []  # nor while reading the row
+    assert stored.rendered().body_text.startswith("Hello Ida,")
     assert calls == ["de"]
 
 

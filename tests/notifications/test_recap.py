@@ -34,7 +34,7 @@ def play(game: Game, user, action: dict) -> Game:
 
 def recap_of(user) -> list[str]:
     """The recap lines of the newest turn email to ``user``."""
-    mail = OutboundEmail.objects.filter(template="your_turn", to=user.email).latest("id")
+    mail = OutboundEmail.objects.filter(template="your_turn", to=user.email).latest("id").rendered()
     section = mail.body_text.split("SINCE YOUR LAST TURN\n", 1)[1].split("\n\n", 1)[0]
     return [line.removeprefix("- ") for line in section.splitlines()]
 
@@ -84,13 +84,13 @@ def test_recap_lists_exactly_the_others_moves_with_rat_alert_automatic_moves_and
 
 
 def describe(card: dict) -> str:
-    from games.describe import describe_card
+    from games.piratz.words import describe_card
 
     return describe_card(card)
 
 
 def test_first_turn_email_says_nobody_has_moved(game, anna):
-    mail = OutboundEmail.objects.filter(template="your_turn", to=anna.email).latest("id")
+    mail = OutboundEmail.objects.filter(template="your_turn", to=anna.email).latest("id").rendered()
     assert "No moves yet: the game begins with you." in mail.body_text
 
 
@@ -121,6 +121,7 @@ def scan_new_emails(game: Game, seen: set[int]) -> int:
     seat_of = {s.user.email: s.seat for s in game.seats.select_related("user")}
     checked = 0
     for mail in OutboundEmail.objects.exclude(id__in=seen).exclude(template="invitation"):
+        mail.rendered()
         seen.add(mail.id)
         checked += 1
         seat = seat_of[mail.to]
@@ -186,6 +187,6 @@ def test_blind_auto_move_says_how_many_cards_it_took_not_which(anna, bert, time_
     game = play(game, anna, {"action": "reveal"})
     [card] = piratz.view(game.load_state(), 0)["face_up"]
     game = time_out(game, time_machine)
-    mail = OutboundEmail.objects.get(template="auto_moved", to=anna.email)
+    mail = OutboundEmail.objects.get(template="auto_moved", to=anna.email).rendered()
     assert "It took: 1 card." in mail.body_text
     assert f"(#{card['id']})" not in mail.body_text.split("It took:", 1)[1]

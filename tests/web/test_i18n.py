@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import actions
-from games.actions.invitations import invitation_token
+from games.invitation_links import invitation_token
 from tests.factories import sign_in_verified, start_game
 from tests.po_catalog import GERMAN_PO, english_left_in, read_po
 

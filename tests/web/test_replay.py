@@ -12,7 +12,7 @@ from games import actions
 from games.describe import Names
 from games.models import Game
 from games.movelog import public_log
-from games.replay import FRAME_VIEW_KEYS, explain_scoring, initial_cubes, replay_frames
+from games.piratz.replay import FRAME_VIEW_KEYS, explain_scoring, initial_cubes, replay_frames
 from games.rules import piratz
 from games.simulation import choose_action
 from tests.browser.hidden import HiddenInformationScan, card_ids
@@ -472,7 +472,7 @@ def test_steps_tell_rat_alerts_and_round_ends(anna, bert, carla):
 
 
 def test_rattenscharf_frames_equal_the_engine_after_every_placement(anna, bert, client):
-    from games.replay import rattenscharf_frames
+    from games.rattenscharf.replay import rattenscharf_frames
     from games.rules import rattenscharf
 
     game = start_game([anna, bert], game="rattenscharf", seed=1)
@@ -532,7 +532,7 @@ def finished_rattenscharf(anna, bert) -> Game:
 
 
 def test_rattenscharf_replay_says_1_point_and_1_rat(anna, bert, client, monkeypatch):
-    from games.describe import rattenscharf as words
+    from games.rattenscharf import words
 
     game = finished_rattenscharf(anna, bert)
     client.force_login(anna)

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import actions
-from games.actions.invitations import invitation_token
+from games.invitation_links import invitation_token
 from tests.factories import sign_in_verified, start_game
 
 pytestmark = pytest.mark.django_db

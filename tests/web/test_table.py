@@ -13,10 +13,10 @@ from django.urls import reverse
 from accounts.models import Vacation
 from games import actions
 from games.describe import Names
-from games.describe.piratz import describe_table
 from games.models import Game
+from games.piratz import table
+from games.piratz.words import describe_table
 from games.rules import piratz
-from games.tables import piratz as table
 from tests.api.secrets_scan import assert_no_secrets
 from tests.browser.hidden import HiddenInformationScan
 from tests.factories import play_to_the_end, start_game
@@ -418,9 +418,8 @@ def test_the_tables_query_count_does_not_grow_with_the_game(anna, bert, carla):
     Vacation.objects.create(
         user=bert, starts_at=datetime.now(UTC), ends_at=datetime.now(UTC) + timedelta(days=2)
     )
-    # The session, the user, the game read with its seats (users, settings, vacations),
-    # its moves.
-    assert queries_for(short) == queries_for(long) == 4
+    # The session, the user, the game, its seats (users, settings, vacations), its moves.
+    assert queries_for(short) == queries_for(long) == 5
 
 
 # --- What each choice takes (games.tables.piratz, no database) ---------------------------

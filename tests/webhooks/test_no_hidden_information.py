@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from games.describe import describe_card
 from games.models import GameStatus
+from games.piratz.words import describe_card
 from games.rules import piratz
 from tests.factories import start_game
 from webhooks import delivery

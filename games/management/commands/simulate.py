@@ -8,15 +8,13 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from games.rules.rattenscharf.board import TABLE_MAX
-from games.simulation import (
-    RATTENSCHARF_POLICIES,
-    SimulationError,
-    simulate,
-    simulate_rattenscharf,
-)
+from games.catalogue import all_specs, spec_for
+from games.simulation import RATTENSCHARF_POLICIES, SimulationError
 
-GAMES = ("piratz", "rattenscharf")
+
+def simulated_games() -> list[str]:
+    """The games ``simulate`` plays: those whose spec has a ``simulate`` hook."""
+    return [spec.kind for spec in all_specs() if spec.simulate is not None]
 
 
 class _ProgressStream:
@@ -57,9 +55,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "--game",
-            default="piratz",
-            choices=GAMES,
-            help="Which game to play (default piratz).",
+            default=simulated_games()[0],
+            choices=simulated_games(),
+            help=f"Which game to play (default {simulated_games()[0]}).",
         )
         parser.add_argument(
             "--games", type=int, default=1000, help="How many games to play (at least 1; 1000)."
@@ -121,32 +119,9 @@ class Command(BaseCommand):
         if games < 1:
             raise CommandError(f"--games must be at least 1, not {games}.")
         game = options["game"]
-        if game not in GAMES:
-            raise CommandError(f"--game must be one of {', '.join(GAMES)}, not {game}.")
-        if game == "rattenscharf":
-            return self.handle_rattenscharf(games, options)
-        if options["policy"] is not None:
-            raise CommandError("--policy is for Rattenscharf; Piratz games are random.")
-        players = 4 if options["players"] is None else options["players"]
-        reveal_bias = 0.7 if options["reveal_bias"] is None else options["reveal_bias"]
-        if players not in (2, 3, 4):
-            raise CommandError(f"--players must be 2, 3 or 4, not {players}.")
-        if not 0 <= reveal_bias <= 1:
-            raise CommandError(f"--reveal-bias must be between 0 and 1, not {reveal_bias}.")
-        self.run(
-            games,
-            options,
-            lambda seed, on_game: simulate(
-                games,
-                players,
-                seed=seed,
-                blind=options["blind"],
-                reveal_bias=reveal_bias,
-                on_game=on_game,
-            ),
-            settings={"blind": options["blind"], "reveal_bias": reveal_bias},
-            format_summary=self.format_summary,
-        )
+        if game not in simulated_games():
+            raise CommandError(f"--game must be one of {', '.join(simulated_games())}, not {game}.")
+        spec_for(game).simulate(self, games, options)
 
     def run(self, games, options, play, *, settings, format_summary, errors=(SimulationError,)):
         """Play the run behind a progress bar and write its summary (JSON or lines).
@@ -192,115 +167,3 @@ class Command(BaseCommand):
             file=_ProgressStream(self.stderr),
             disable=True if options["no_progress"] else None,
         )
-
-    def handle_rattenscharf(self, games: int, options) -> None:
-        if options["players"] not in (None, 2):
-            raise CommandError(f"Rattenscharf is for 2 players, not {options['players']}.")
-        if options["blind"]:
-            raise CommandError("Rattenscharf has no blind option: only the draw order is hidden.")
-        if options["reveal_bias"] is not None:
-            raise CommandError("--reveal-bias is for Piratz; choose Rattenscharf play by --policy.")
-        policies = tuple(options["policy"] or ("strong",))
-        self.run(
-            games,
-            options,
-            lambda seed, on_game: simulate_rattenscharf(
-                games, policies, seed=seed, on_game=on_game
-            ),
-            settings={},
-            format_summary=self.format_rattenscharf,
-            errors=(ValueError, SimulationError),
-        )
-
-    @staticmethod
-    def format_rattenscharf(summary: dict, *, seed_given: bool) -> str:
-        """The Rattenscharf statistics as aligned lines for a person."""
-        seed = summary["seed"]
-        repeat = "" if seed_given else f" (random; --seed {seed} repeats this run)"
-        games = summary["games"]
-
-        def seat_label(row):
-            return f"seat {row['seat']} ({row['colour']})"
-
-        def spread(values):
-            return f"mean {values['mean']:.2f}, min {values['min']}, max {values['max']}"
-
-        policies = summary["policies"]
-        rats, complete, ties = summary["rat_losses"], summary["complete"], summary["ties"]
-        lines = [
-            f"Games played:        {games} of Rattenscharf; seat 0 plays {policies[0]}, "
-            f"seat 1 plays {policies[1]}",
-            f"Seed:                {seed}{repeat}; game i uses seed {seed}+i",
-            f"Lost to rats:        {rats['games']} games ({rats['percent']:.2f}%)",
-            *(
-                f"  {seat_label(row)}: {row['games']} ({row['percent']:.2f}% of games)"
-                for row in summary["rat_losses_by_seat"]
-            ),
-            f"Completed:           {complete['games']} games ({complete['percent']:.2f}%)",
-            f"Ties:                {ties['games']} ({ties['percent_of_complete']:.2f}% of "
-            "completed games; a tie is a win for both)",
-            "Wins by seat:",
-            *(
-                f"  {seat_label(row)}: {row['wins']} ({row['percent']:.2f}%), "
-                f"{row['by_rats']} of them by the other's rats"
-                for row in summary["wins_by_seat"]
-            ),
-            "Scores of completed games:",
-            f"  {'':<15} {'mean':>7} {'sd':>6} {'min':>5} {'q1':>6} {'median':>7} "
-            f"{'q3':>6} {'max':>5}",
-        ]
-        rows = [
-            (seat_label(row), scores)
-            for row, scores in zip(summary["wins_by_seat"], summary["scores_by_seat"], strict=True)
-        ]
-        rows.append(("both together", summary["scores_together"]))
-        for label, scores in rows:
-            if scores is None:
-                lines.append(f"  {label:<15} (no completed game)")
-                continue
-            lines.append(
-                f"  {label:<15} {scores['mean']:>7.2f} {scores['sd']:>6.2f} {scores['min']:>5} "
-                f"{scores['q1']:>6.1f} {scores['median']:>7.1f} {scores['q3']:>6.1f} "
-                f"{scores['max']:>5}"
-            )
-        lines += [
-            f"Turns per game:      {spread(summary['turns_per_game'])}",
-            f"Moves per game:      {spread(summary['moves_per_game'])}",
-            f"Table reached:       largest |x| or |y| {spread(summary['extent'])} "
-            f"(the edge is {TABLE_MAX})",
-            f"Elapsed:             {summary['elapsed_seconds']:.2f} s "
-            f"({summary['games_per_second']} games/s)",
-        ]
-        return "\n".join(lines)
-
-    @staticmethod
-    def format_summary(summary: dict, *, seed_given: bool) -> str:
-        """The statistics as a few aligned lines for a person."""
-
-        def spread(key):
-            values = summary[key]
-            return f"mean {values['mean']:.2f}, min {values['min']}, max {values['max']}"
-
-        seed = summary["seed"]
-        repeat = "" if seed_given else f" (random; --seed {seed} repeats this run)"
-        scores = summary["average_score_by_seat"]
-        by_seat = ", ".join(f"seat {seat} {score:.2f}" for seat, score in enumerate(scores))
-        shared = summary["shared_victories"]
-        lines = [
-            f"Games played:        {summary['games']} with {summary['players']} players"
-            f"{', blind' if summary['blind'] else ''}, reveal bias {summary['reveal_bias']}",
-            f"Seed:                {seed}{repeat}; game i uses seed {seed}+i",
-            f"Moves per game:      {spread('moves_per_game')}",
-            f"Rounds per game:     {spread('rounds_per_game')}",
-            f"Rat alerts per game: {spread('rat_alerts_per_game')}",
-            "Wins by seat (a shared victory counts as a win for every winner):",
-            *(
-                f"  seat {row['seat']}: {row['wins']} ({row['percent']:.2f}%)"
-                for row in summary["wins_by_seat"]
-            ),
-            f"Shared victories:    {shared['games']} games ({shared['percent']:.2f}%)",
-            f"Average score:       {summary['average_score']:.2f} ({by_seat})",
-            f"Elapsed:             {summary['elapsed_seconds']:.2f} s "
-            f"({summary['games_per_second']} games/s)",
-        ]
-        return "\n".join(lines)

@@ -10,6 +10,7 @@ from functools import partial
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from games.catalogue import all_specs, rules_for
 from games.management.commands.simulate import _ProgressStream
 from games.rules import get_rules
 from games.simulation import (
@@ -37,7 +38,11 @@ def levels_of(rules) -> tuple[str, ...]:
 
 
 # The games that offer bots (``BOT_LEVELS``), in registry order; the default is the first.
-GAMES = ("piratz", "rattenscharf")
+
+
+def bot_games() -> list[str]:
+    """The games whose bots can play each other: those whose rules have ``BOT_LEVELS``."""
+    return [spec.kind for spec in all_specs() if getattr(spec.rules, "BOT_LEVELS", ())]
 
 
 def play_games(levels, players, seed, blind, numbers, game="piratz"):
@@ -45,6 +50,7 @@ def play_games(levels, players, seed, blind, numbers, game="piratz"):
     decision times in seconds. Module level, so that worker processes can run it."""
     timings = {level: [] for level in levels}
     clock = time.perf_counter
+    # The pure engine registry: worker processes need no Django settings for it.
     choose_bot_action = get_rules(game).choose_bot_action
 
     def timed_choice(view, level, rng, memory):
@@ -78,10 +84,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--game",
             default="piratz",
-            choices=GAMES,
+            choices=bot_games(),
             help="Which game the bots play (default piratz).",
         )
-        levels = {game: ", ".join(levels_of(get_rules(game))) for game in GAMES}
+        levels = {game: ", ".join(levels_of(rules_for(game))) for game in bot_games()}
         parser.add_argument(
             "--bots",
             nargs="+",
@@ -139,9 +145,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         games, players, jobs = options["games"], options["players"], options["jobs"]
         game = options["game"]
-        if game not in GAMES:
-            raise CommandError(f"--game must be one of {', '.join(GAMES)}, not {game}.")
-        rules = get_rules(game)
+        if game not in bot_games():
+            raise CommandError(f"--game must be one of {', '.join(bot_games())}, not {game}.")
+        rules = rules_for(game)
         known = levels_of(rules)
         bots = options["bots"] or list(known)
         unknown = [level for level in bots if level not in known]
@@ -234,8 +240,8 @@ class Command(BaseCommand):
         seed = summary["seed"]
         repeat = "" if seed_given else f" (random; --seed {seed} repeats this run)"
         # The default game's table reads as it always has; another game is named.
-        game = summary.get("game", GAMES[0])
-        of_game = "" if game == GAMES[0] else f" of {get_rules(game).NAME}"
+        game = summary.get("game", bot_games()[0])
+        of_game = "" if game == bot_games()[0] else f" of {rules_for(game).NAME}"
         lines = [
             f"Games played: {summary['games']}{of_game} with {summary['players']} players"
             f"{', blind' if summary['blind'] else ''}; seed {seed}{repeat}",

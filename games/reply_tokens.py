@@ -1,5 +1,8 @@
 """The reply address of a turn email: a signed token naming game, seat, player and version.
 
+The games app writes it on turn emails (``games.notify``); mail-in (``mailin.handler``),
+a floor above, reads it back, so it lives here, below both.
+
 The token is the +tag of ``settings.REPLY_ADDRESS`` (``play+<token>@in.example.com``), so it
 must survive as the local part of an address: at most 64 characters (RFC 5321), no ``:``
 (a ``django.core.signing`` token needs quoting there and is twice too long), and no case

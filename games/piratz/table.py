@@ -3,16 +3,16 @@
 Built only from ``Game.table_view(seat)`` (the engine's view for that seat: no draw order,
 and in blind mode no collections or unseen set before the end) and ``public_log``, never
 from the secret state, so the page can show nothing the API would not. The templates
-under ``templates/games/piratz/`` draw it; ``games.table`` finds this module by the game's
+under ``templates/games/piratz/`` draw it; ``games.table`` finds it through the game's
 name.
 """
 
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
-from games import describe
 from games.models import Game
 from games.movelog import log_to_describe
+from games.piratz import words as describe
 from games.table import basic_context
 
 # The move form's fields besides ``version`` and ``action``, per action (CONTRACT section 1).

@@ -15,7 +15,7 @@ from collections import Counter
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from .common import Names, automatic_note
+from games.describe.common import Names, automatic_note
 
 # Rules P1 order; the singular is used for one item ("1 coin").
 TREASURE_SINGULAR = {

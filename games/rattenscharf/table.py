@@ -5,23 +5,23 @@ Built only from ``Game.table_view(seat)`` (R31: public apart from the pile's ord
 it does not hold) and ``public_log``, so the page shows nothing the API would not. The
 previews come from ``games.rules.rattenscharf.preview``, which reads the view's board only;
 symbols, colours, strips, scoring, the result and the move log are told in
-``games.describe.rattenscharf``'s words, as in the emails and the replay.
+``games.rattenscharf.words``'s words, as in the emails and the replay.
 """
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.errors import ServiceError
-from games.describe import rattenscharf as words
 from games.models import Game
 from games.movelog import log_to_describe
+from games.rattenscharf import words
 from games.rules.rattenscharf.board import laid_fields
 from games.rules.rattenscharf.engine import RAT_LIMIT
 from games.rules.rattenscharf.preview import previews
 from games.table import basic_context
 
 # The page's own words: the move form's directions. Symbols, colours, strips, scoring
-# and the result are told in ``games.describe.rattenscharf``'s words, as everywhere.
+# and the result are told in ``games.rattenscharf.words``'s words, as everywhere.
 DIRECTION_WORDS = {"h": gettext_lazy("across"), "v": gettext_lazy("down")}
 
 # The move form's fields besides ``version``: the strip, and where it goes as one value

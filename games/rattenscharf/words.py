@@ -10,11 +10,10 @@ secret state, so nothing here can tell the draw order. The interface is
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
+from games.describe.common import Names, automatic_note
 from games.rules.rattenscharf import board as geometry
 from games.rules.rattenscharf.state import board_of, start_board
 from games.rules.rattenscharf.strips import COLOURS, STRIPS
-
-from .common import Names, automatic_note
 
 ABANDONED = pgettext_lazy(
     "why a game ended", "both players missed a whole turn back to back (rule R36)"

@@ -1,0 +1,83 @@
+"""The game's JSON as the API answers it, built as a plain dict (no serializer per request).
+
+Every move POST and game GET answers a game, so its JSON is built here by plain code, as
+healthchecks' ``Check.to_dict()`` does: building and binding DRF fields for each answer
+cost about as much again as the rest of a game GET. ``GameSerializer`` and
+``SeatSerializer`` (``games.api.serializers``) describe the same shape for the schema;
+``tests/api/test_game_representation.py`` holds the two equal, key for key and in order.
+"""
+
+from rest_framework import serializers
+
+from accounts.models import User
+from games import fairness, queries
+from games.models import Game, Seat
+
+# Formats a datetime as DRF's DateTimeField does (ISO 8601 in the current time zone, UTC
+# as "Z"), through its public to_representation: the schema documents that field.
+_DATETIME = serializers.DateTimeField()
+
+
+def datetime_json(value) -> str | None:
+    """``value`` (an aware datetime, or None) as the API writes it."""
+    return None if value is None else _DATETIME.to_representation(value)
+
+
+def seat_bot_json(seat: Seat) -> dict | None:
+    """The bot playing ``seat``, or None while its player plays."""
+    if not seat.bot:
+        return None
+    return {"level": seat.bot, "standing_in": seat.user_id is not None}
+
+
+def seat_vacation_until(seat: Seat) -> str | None:
+    """The end of the seat's player's vacation running now, or None.
+
+    Seats read through ``queries.SEATS_WITH_USERS`` carry it: no query per seat.
+    """
+    if hasattr(seat, "on_vacation_until"):
+        until = seat.on_vacation_until
+    else:
+        until = queries.vacation_until(seat.user_id)
+    return datetime_json(until)
+
+
+def seat_json(seat: Seat) -> dict:
+    """One seat as every player of the game may see it."""
+    return {
+        "seat": seat.seat,
+        "name": str(seat.public_name),
+        "accepted": seat.accepted,
+        "client_seed": fairness.public_client_seed(seat),
+        "bot": seat_bot_json(seat),
+        "on_vacation_until": seat_vacation_until(seat),
+    }
+
+
+def game_json(game: Game, viewer: User) -> dict:
+    """``game`` as ``viewer`` may see it: ``state`` is the engine's view for their seat.
+
+    Reads ``game.seats.all()`` (prefetch them, e.g. with ``queries.SEATS_WITH_USERS``).
+    Hidden information is the engine's business: ``table_view`` strips what the viewer's
+    seat may not see (and shows an aborted game as ended); null before the game starts.
+    """
+    seats = list(game.seats.all())
+    you = next((seat.seat for seat in seats if seat.user_id == viewer.id), None)
+    return {
+        "id": str(game.id),
+        "game": str(game.game),
+        "status": str(game.status),
+        "version": game.version,
+        "seats": [seat_json(seat) for seat in seats],
+        "you": you,
+        "turn_hours": game.turn_hours,
+        "blind": game.blind,
+        "stand_in_bots": game.stand_in_bots,
+        "deadline": datetime_json(game.deadline),
+        "state": game.table_view(you),
+        "created_at": datetime_json(game.created_at),
+        "updated_at": datetime_json(game.updated_at),
+        "end_reason": str(game.end_reason),
+        "shuffle_commitment": game.seed_commitment or None,
+        "server_seed": fairness.public_server_seed(game),
+    }

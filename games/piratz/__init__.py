@@ -1,0 +1,28 @@
+"""Piratz, service side: its words, table page, API shapes, mail grammar, replay and refusal
+sentences, in one spec (``games.catalogue``). The engine is ``games.rules.piratz``."""
+
+from games.catalogue import GameSpec
+from games.rules import piratz as rules
+
+from . import api, mail, refusals, replay, simulation, table, words
+
+SPEC = GameSpec(
+    kind="piratz",
+    rules=rules,
+    words=words,
+    table_template="games/piratz/table.html",
+    table_context=table.table_context,
+    parse_table_move=table.parse_move,
+    move_serializer=api.PiratzMoveSerializer,
+    move_schemas=api.PIRATZ_ACTION_SCHEMAS,
+    table_schema=api.TABLE_SCHEMA,
+    revealed_schema=api.REVEALED_SCHEMA,
+    schema_parts=api.SCHEMA_PARTS,
+    refusal_codes=refusals.CODES,
+    refusal_sentences=refusals.SENTENCES,
+    mail_grammar=mail.parse_move,
+    mail_hints=mail.piratz_hints,
+    replay_page=replay.replay_page,
+    replay_template="games/piratz/replay.html",
+    simulate=simulation.simulate_command,
+)
