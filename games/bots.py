@@ -24,9 +24,8 @@ from datetime import datetime, timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from core.tasks import task_named
 from games import notify
 from games.models import Actor, Game, GameStatus, Move, Seat, SeatChange
 from games.movelog import public_log
@@ -36,17 +35,6 @@ logger = logging.getLogger(__name__)
 # The level every stand-in plays.
 STAND_IN_LEVEL = "careful"
 
-# The words for the levels the rules know (``rules.BOT_LEVELS``); another level shows as is.
-LEVEL_WORDS = {
-    "random": gettext_lazy("random"),
-    "careful": gettext_lazy("careful"),
-    "strong": gettext_lazy("strong"),
-}
-
-# A bot's own seat is named after a pirate, by seat number: distinct in every game
-# without a query, and the same in every language (names are not translated).
-BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Black Bart")
-
 # Why a bot stands in (``SeatChange.why``).
 WHY_TIMEOUTS, WHY_ABANDONMENT, WHY_MODERATOR = "timeouts", "abandonment", "moderator"
 
@@ -54,35 +42,6 @@ WHY_TIMEOUTS, WHY_ABANDONMENT, WHY_MODERATOR = "timeouts", "abandonment", "moder
 def levels_of(rules) -> tuple[str, ...]:
     """The bot levels a rules module offers (weakest first); empty: no bots in that game."""
     return tuple(getattr(rules, "BOT_LEVELS", ()))
-
-
-def level_word(level: str) -> str:
-    return str(LEVEL_WORDS.get(level, level))
-
-
-def bot_name(seat: int) -> str:
-    """The name of the bot in seat ``seat`` (a bot's own seat)."""
-    return BOT_NAMES[seat % len(BOT_NAMES)]
-
-
-def seat_name(seat: Seat) -> str:
-    """What players read for ``seat`` (``Seat.public_name``), in the active language.
-
-    The player's name; a bot's own seat: its name and level ("Calico Jack (careful
-    bot)"); a stand-in: the player's name and the bot's level, so nobody mistakes the
-    bot's moves for the player's.
-    """
-    if not seat.bot:
-        return seat.user.public_name
-    if seat.user_id is None:
-        return _("%(name)s (%(level)s bot)") % {
-            "name": bot_name(seat.seat),
-            "level": level_word(seat.bot),
-        }
-    return _("%(name)s (a %(level)s bot stands in)") % {
-        "name": seat.user.public_name,
-        "level": level_word(seat.bot),
-    }
 
 
 def seat_row(game: Game, number: int) -> Seat:
@@ -131,15 +90,14 @@ def schedule_bot_turn(game: Game) -> bool:
     game_id, version = str(game.id), game.version
 
     def publish():
-        # deferred: games.tasks imports the actions, which import this module.
-        from games.tasks import play_bot_turn
-
         if current_app.conf.task_always_eager and not settings.BOT_EAGER_ON_COMMIT:
             # Eager (unit tests): the task would run inside the caller, nesting one bot
             # move in the commit of the last. Tests call the task or the sweep instead.
             return
         delay = settings.BOT_MOVE_DELAY_SECONDS
-        play_bot_turn.apply_async((game_id, version), countdown=delay or None)
+        task_named("games.tasks.play_bot_turn").apply_async(
+            (game_id, version), countdown=delay or None
+        )
 
     transaction.on_commit(publish, robust=True)
     return True

@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.preferences import settings_for
-from games import actions, bots, describe, queries
+from games import actions, bots, describe, queries, seat_names
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
 from games.models import GameStatus
@@ -47,7 +47,7 @@ def _bot_field(number: int) -> forms.ChoiceField:
         label=format_lazy(gettext_lazy("…or a bot as player {number}"), number=number),
         choices=lambda: (
             [("", gettext_lazy("no bot"))]
-            + [(level, bots.LEVEL_WORDS.get(level, level)) for level in _all_bot_levels()]
+            + [(level, seat_names.LEVEL_WORDS.get(level, level)) for level in _all_bot_levels()]
         ),
         required=False,
     )

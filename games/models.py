@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils.translation import pgettext_lazy
 
 from games.catalogue import rules_for
+from games.seat_names import seat_name
 
 
 # The labels are what players read (get_status_display, get_end_reason_display: the home
@@ -128,17 +129,6 @@ class Game(models.Model):
     def is_active(self) -> bool:
         return self.status == GameStatus.ACTIVE
 
-    def get_end_reason_display(self) -> str:
-        """Why the game ended, as players read it. Abandonment is each game's own rule
-        (P25: a round; R36: two turns), so its words come from the game's words module;
-        the stored value and the choices (hence the migrations) stay as they are."""
-        if self.end_reason == EndReason.ABANDONED:
-            # deferred: games.describe imports the game packages, which read these models.
-            from games.describe import words_for
-
-            return str(words_for(self.game).ABANDONED)
-        return str(EndReason(self.end_reason).label)
-
     def invitation_has_expired(self, now: datetime) -> bool:
         """True when the game still waits for acceptances at ``now`` but its time is up.
 
@@ -232,10 +222,7 @@ class Seat(models.Model):
     @property
     def public_name(self) -> str:
         """The name players see for this seat: the player's, a bot's with its level, or
-        the player's with the bot standing in for them (``games.bots.seat_name``)."""
-        # deferred: games.bots imports these models.
-        from games.bots import seat_name
-
+        the player's with the bot standing in for them (``games.seat_names.seat_name``)."""
         return seat_name(self)
 
     @property

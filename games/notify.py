@@ -20,6 +20,7 @@ from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import log_to_describe
 from games.queries import game_with_seats, seats_in_order
 from games.reply_tokens import reply_address
+from games.seat_names import level_word
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 from notifications.rendering import Composed, composer
@@ -488,9 +489,6 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
     Always sent (like an invitation, it is about the player's own seat); in the player's
     language, with their signed game link.
     """
-    # deferred: games.bots imports this module (it queues this email).
-    from games.bots import level_word
-
     user = seat_row.user
     if user is None:
         return None

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.forms import LoginLinkRequestForm
 from accounts.game_scope import sign_in_for_game
 from accounts.preferences import settings_for
-from games import actions, bots, notify, queries, table
+from games import actions, notify, queries, seat_names, table
 from games.models import Game, GameStatus
 
 
@@ -129,7 +129,7 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
     stand_in = next((s for s in seats if s.seat == seat and s.is_stand_in), None)
     if stand_in is not None and game.is_active:
         # A bot stands in for the reader: the page offers their seat back (one click).
-        context["stand_in_level"] = bots.level_word(stand_in.bot)
+        context["stand_in_level"] = seat_names.level_word(stand_in.bot)
     return render(request, "games/game.html", context)
 
 

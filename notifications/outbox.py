@@ -14,6 +14,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.utils import timezone
 
+from core.tasks import task_named
 from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
 from . import delivery
@@ -143,27 +144,21 @@ def _wake_sender(email_ids: list[int]) -> None:
     cache, where asking would be a query), or while it does not answer (the broker may
     still), one ``send_emails`` task for these ids.
     """
-    # deferred: the tasks module is Celery's thin shell over this one and imports it.
-    from .tasks import send_emails
-
     if isinstance(caches["default"], RedisCache):
         try:
             _wake_drain()
             return
         except CacheUnavailable:
             pass
-    send_emails.delay(email_ids)
+    task_named("notifications.tasks.send_emails").delay(email_ids)
 
 
 def _wake_drain() -> None:
     """Publish a drain unless one is on its way; ``CacheUnavailable`` if Redis is down."""
-    # deferred: the tasks module imports this one (see _wake_sender).
-    from .tasks import drain_outbox
-
     with redis_or_unavailable():
         added = caches["default"].add(DRAIN_FLAG, 1, timeout=DRAIN_FLAG_SECONDS)
     if added:
-        drain_outbox.delay()
+        task_named("notifications.tasks.drain_outbox").delay()
 
 
 def drain_outbox(limit: int = DRAIN_BATCH_SIZE) -> SweepResult:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
+from core.tasks import task_named
 from games.models import Game, Move
 from notifications import delivery as machine
 from notifications.delivery import Failure, NotAttempted, SendOutcome, SweepResult, Transport
@@ -107,16 +108,16 @@ def lock_games(game_ids) -> None:
 
 
 def _schedule(delivery_ids: list[int]) -> None:
-    # deferred: the tasks module is Celery's thin shell over this one and imports it.
-    from .tasks import send_webhook_delivery
-
     if current_app.conf.task_always_eager and not settings.OUTBOX_EAGER_SEND_ON_COMMIT:
         # Eager tasks would post inside the request: the sweep posts instead (as for emails).
         return
     for delivery_id in delivery_ids:
         # robust: the rows are committed; a broker that is down must not fail the move.
         transaction.on_commit(
-            lambda delivery_id=delivery_id: send_webhook_delivery.delay(delivery_id), robust=True
+            lambda delivery_id=delivery_id: task_named(
+                "webhooks.tasks.send_webhook_delivery"
+            ).delay(delivery_id),
+            robust=True,
         )
 
 

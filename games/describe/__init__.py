@@ -9,7 +9,7 @@ key the public log (and the API) has not, ``actor`` (``Move.actor``): callers th
 they were) and not as one the deadline brought; without it, an automatic move is told as
 the deadline's.
 
-- ``ABANDONED``: why an abandoned game ended (P25, R36), for ``Game.get_end_reason_display``;
+- ``ABANDONED``: why an abandoned game ended (P25, R36), for the ``end_reason`` template filter;
 - ``NEEDS_HISTORY``: whether ``describe_entry`` needs the entries before the one described;
 - ``describe_entry(entry, names, rules, *, history=(), rat_alert=False)``: one entry as a
   sentence (``history``: every earlier entry, oldest first);

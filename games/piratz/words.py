@@ -282,7 +282,7 @@ def describe_result(result: dict, names: Names) -> dict:
 
 # --- The words interface every game's module offers (see ``games.describe``) -------------
 
-# Why an abandoned game ended (rules P25), as ``Game.get_end_reason_display`` says it.
+# Why an abandoned game ended (rules P25), as the ``end_reason`` template filter says it.
 ABANDONED = pgettext_lazy("why a game ended", "every move of a round was automatic")
 # A move's sentence needs no earlier entries: the card ids say it all.
 NEEDS_HISTORY = False

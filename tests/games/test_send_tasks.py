@@ -28,7 +28,7 @@ def published(monkeypatch, django_capture_on_commit_callbacks):
         def delay(email_ids):
             tasks.append(sorted(email_ids))
 
-    monkeypatch.setattr(notifications.tasks, "send_emails", Recording)
+    monkeypatch.setattr(notifications.tasks.send_emails, "delay", Recording.delay)
     return tasks
 
 

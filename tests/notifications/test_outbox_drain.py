@@ -40,8 +40,8 @@ def published(monkeypatch):
         def delay(self, *args):
             tasks.append(self.name)
 
-    monkeypatch.setattr(notifications.tasks, "drain_outbox", Recording("drain_outbox"))
-    monkeypatch.setattr(notifications.tasks, "send_emails", Recording("send_emails"))
+    monkeypatch.setattr(notifications.tasks.drain_outbox, "delay", Recording("drain_outbox").delay)
+    monkeypatch.setattr(notifications.tasks.send_emails, "delay", Recording("send_emails").delay)
     return tasks
 
 

@@ -99,15 +99,15 @@ def test_email_is_sent_once_after_commit_and_not_before(
 def published(monkeypatch):
     """The id lists of the ``send_emails`` tasks published, each run as it is published."""
     tasks = []
-    real = notifications.tasks.send_emails
+    real_delay = notifications.tasks.send_emails.delay  # before it is patched below
 
     class Recording:
         @staticmethod
         def delay(email_ids):
             tasks.append(list(email_ids))
-            return real.delay(email_ids)
+            return real_delay(email_ids)
 
-    monkeypatch.setattr(notifications.tasks, "send_emails", Recording)
+    monkeypatch.setattr(notifications.tasks.send_emails, "delay", Recording.delay)
     return tasks
 
 
@@ -226,7 +226,7 @@ def test_unreachable_broker_does_not_fail_the_callers_request(
         def delay(email_ids):
             raise ConnectionRefusedError("redis is down")
 
-    monkeypatch.setattr(notifications.tasks, "send_emails", BrokerDown)
+    monkeypatch.setattr(notifications.tasks.send_emails, "delay", BrokerDown.delay)
     with django_capture_on_commit_callbacks(execute=True):
         email = queue_email("anna@example.com", "test_message", TURN_CONTEXT)
 

@@ -11,6 +11,7 @@ from accounts.models import NotificationSettings, User
 from games import actions, notify
 from games.models import Game, GameStatus
 from games.rules import rattenscharf
+from games.templatetags.game_names import end_reason
 from notifications.models import OutboundEmail
 from tests.factories import start_game
 from tests.notifications.conftest import emails
@@ -192,9 +193,7 @@ def test_abandoned_after_two_missed_turns_r36(anna, bert, time_machine):
         actions.do_play_timeout(game.id, expected_version=game.version)
         game.refresh_from_db()
     assert game.end_reason == "abandoned"
-    assert (
-        game.get_end_reason_display() == "both players missed a whole turn back to back (rule R36)"
-    )
+    assert end_reason(game) == "both players missed a whole turn back to back (rule R36)"
     mails = emails("game_ended")
     assert sorted(m.to for m in mails) == [anna.email, bert.email]
     assert mails[0].subject.startswith("Your game of Rattenscharf with ")
