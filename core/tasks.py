@@ -2,8 +2,9 @@
 
 A ``tasks.py`` is Celery's thin shell over a service module and imports it; the service
 module that publishes one of those tasks asks Celery's registry for it by name instead
-of importing it back (an import circle). Tests patch a task's ``delay`` on the task
-itself, which is the object the registry holds.
+of importing it back (an import circle). Each app's ``AppConfig.ready`` imports its tasks
+module, so the registry holds them in every process (a web server too, not only a
+worker). Tests patch a task's ``delay`` on the task itself, the object the registry holds.
 """
 
 from celery import Task, current_app

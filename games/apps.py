@@ -11,7 +11,9 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # deferred: these import models, which load only once the app registry is ready.
-        from games import bots, deadlines, events, notify  # noqa: F401  (notify: its composers)
+        # notify: its email composers; tasks: the bot turn task registered in every
+        # process, so games.bots publishes it by name (core.tasks.task_named).
+        from games import bots, deadlines, events, notify, tasks  # noqa: F401
 
         # When the turn passes to a bot, its task is scheduled (after commit).
         events.move_applied.connect(bots.on_move_applied, dispatch_uid="bots.move_applied")

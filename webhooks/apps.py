@@ -14,8 +14,9 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
-        # deferred: receivers and models need the app registry, not ready while apps load.
-        from . import receivers
+        # deferred: receivers and models need the app registry, not ready while apps load;
+        # tasks registers the send task in every process, so delivery publishes it by name.
+        from . import receivers, tasks  # noqa: F401
         from .models import Webhook
 
         events.move_applied.connect(receivers.queue_move, dispatch_uid="webhooks.move")
