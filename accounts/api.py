@@ -4,6 +4,7 @@
 """
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from django.conf import settings as django_settings
 from django.utils import timezone
@@ -38,8 +39,14 @@ from .login_links import MAX_NEXT_LENGTH, request_login_link
 from .models import NotificationSettings, Vacation
 from .throttling import SCOPE, LoginLinkThrottle
 
+if TYPE_CHECKING:
+    # What the mixin is mixed into, for the type checker; at run time it is a plain mixin.
+    _SerializerBase = serializers.Serializer
+else:
+    _SerializerBase = object
 
-class StrictFieldsMixin:
+
+class StrictFieldsMixin(_SerializerBase):
     """CONTRACT.md: unknown fields are a malformed body, not silently dropped."""
 
     rejects_unknown_fields = True  # the schema says additionalProperties: false

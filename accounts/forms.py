@@ -1,5 +1,7 @@
 """Forms of the accounts pages and of the user admin."""
 
+from typing import Any, ClassVar
+
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.utils.translation import gettext_lazy
@@ -19,6 +21,8 @@ class LoginLinkRequestForm(forms.Form):
 
 
 class _NormalizedEmailMixin:
+    cleaned_data: dict[str, Any]  # the form's, which this mixin is mixed into
+
     def clean_email(self) -> str:
         # Normalised before the unique check, so "Anna@X" cannot become a second anna@x.
         return normalize_email(self.cleaned_data["email"])
@@ -46,4 +50,4 @@ class UserChangeForm(_NormalizedEmailMixin, auth_forms.UserChangeForm):
     class Meta(auth_forms.UserChangeForm.Meta):
         model = User
         fields = "__all__"
-        field_classes: dict = {}
+        field_classes: ClassVar[dict] = {}

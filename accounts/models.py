@@ -3,6 +3,7 @@
 import hashlib
 import secrets
 from datetime import datetime
+from typing import ClassVar
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -24,7 +25,7 @@ def normalize_email(email: str) -> str:
     return email.strip().lower()
 
 
-class UserManager(BaseUserManager):
+class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
     def create_user(self, email: str, password: str | None = None, **fields) -> "User":
@@ -92,7 +93,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         ordering = ["email"]

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language_info, gettext_lazy
@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods
 from core.errors import ServiceError
 
 from . import preferences, schedule
+from .authenticated import AuthenticatedHttpRequest
 from .models import NotificationSettings, User, Vacation
 from .sessions import do_sign_out_everywhere
 
@@ -91,7 +92,8 @@ class SettingsForm(forms.Form):
     )
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
             raise forms.ValidationError(
                 _("Give both the start and the end of your quiet hours, or leave both empty.")
@@ -179,7 +181,7 @@ def _render(request, settings_form, vacation_form, *, status=200) -> HttpRespons
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """GET: the forms, filled with the saved settings. POST (``form`` says which):
     save the settings, add a vacation, or end/cancel one; then back here (POST-redirect-GET);
     or sign out everywhere, then to the login page.
@@ -242,7 +244,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     return redirect("settings-page")
 
 
-def _sign_out_everywhere(request: HttpRequest) -> HttpResponse:
+def _sign_out_everywhere(request: AuthenticatedHttpRequest) -> HttpResponse:
     """End every sign-in of the person (``do_sign_out_everywhere``), this browser's too,
     and say so on the login page."""
     do_sign_out_everywhere(request.user)

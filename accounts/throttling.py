@@ -10,6 +10,7 @@ import re
 import time
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -62,13 +63,18 @@ class CountingRateThrottle(_ByClientAddress, throttling.SimpleRateThrottle):
     """
 
     open_without_counter = True
+    # Set by SimpleRateThrottle.__init__ from the rate (parse_rate); its stubs omit them.
+    num_requests: int
+    duration: int
 
     def get_rate(self) -> str | None:
         # Read per request rather than at import (DRF's default), so overridden settings apply.
-        if getattr(self, "scope", None) is None:
+        scope = getattr(self, "scope", None)
+        if scope is None:
             raise ImproperlyConfigured(f"{type(self).__name__} sets neither rate nor scope.")
         try:
-            return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+            # The stubs type the rates as numbers; DRF's are strings such as "10/min".
+            return api_settings.DEFAULT_THROTTLE_RATES[scope]  # type: ignore[return-value]
         except KeyError:
             raise ImproperlyConfigured(
                 f"No throttle rate set for the {self.scope!r} scope."
@@ -196,7 +202,7 @@ def counter_client() -> redis.Redis:
     and process: redis-py pools the connections, is thread-safe, and opens new ones in a
     forked child (gunicorn's ``--preload``).
     """
-    config = settings.CACHES["default"]
+    config: dict[str, Any] = settings.CACHES["default"]
     location = config["LOCATION"]
     servers = re.split("[;,]", location) if isinstance(location, str) else location
     return _redis_client(servers[0], tuple(sorted(config.get("OPTIONS", {}).items())))

@@ -9,6 +9,7 @@ reason and carries the version they saw to a ``do_*`` action that refuses a stal
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -22,6 +23,16 @@ from moderation.admin import AuditEntryInline
 from moderation.forms import ReasonForm, reason_field
 from piratz_site.dashboard import overdue
 
+if TYPE_CHECKING:  # django-stubs-ext is a test-time package
+    from django_stubs_ext import WithAnnotations
+
+
+class _GameListColumns(TypedDict):
+    """What ``GameAdmin.get_queryset`` annotates each game with."""
+
+    automatic_move_count: int
+    to_move_email: str | None
+
 
 class WaitingOnPlayerFilter(admin.SimpleListFilter):
     """Active games whose current turn began more than N days ago: a player gone quiet."""
@@ -34,9 +45,10 @@ class WaitingOnPlayerFilter(admin.SimpleListFilter):
         return [(str(days), f"more than {days} day{'s' if days > 1 else ''}") for days in self.DAYS]
 
     def queryset(self, request, queryset):
-        if self.value() not in {str(days) for days in self.DAYS}:
+        chosen = self.value()
+        if chosen is None or chosen not in {str(days) for days in self.DAYS}:
             return queryset
-        since = timezone.now() - timedelta(days=int(self.value()))
+        since = timezone.now() - timedelta(days=int(chosen))
         return queryset.filter(status=GameStatus.ACTIVE, turn_started_at__lt=since)
 
 
@@ -68,23 +80,30 @@ class _ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(_ReadOnlyInline):
     model = Seat
-    fields = ["seat", "user", "bot", "accepted_at", "declined_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("seat", "user", "bot", "accepted_at", "declined_at")
 
 
 class SeatChangeInline(_ReadOnlyInline):
     """Who took over a seat and who took it back (games.bots)."""
 
     model = SeatChange
-    fields = ["at", "seat", "kind", "level", "why", "actor", "actor_user", "version"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "at",
+        "seat",
+        "kind",
+        "level",
+        "why",
+        "actor",
+        "actor_user",
+        "version",
+    )
 
 
 class MoveInline(_ReadOnlyInline):
     """The full log, with who acted: moderators see service and moderator moves apart."""
 
     model = Move
-    fields = [
+    fields = readonly_fields = (
         "number",
         "round",
         "seat",
@@ -94,8 +113,7 @@ class MoveInline(_ReadOnlyInline):
         "actor",
         "actor_user",
         "at",
-    ]
-    readonly_fields = fields
+    )
     ordering = ["number"]
 
 
@@ -210,11 +228,11 @@ class GameAdmin(admin.ModelAdmin):
         return fairness.public_server_seed(game) or "secret until the game has ended"
 
     @admin.display(description="automatic moves", ordering="automatic_move_count")
-    def automatic_moves(self, game: Game) -> int:
+    def automatic_moves(self, game: "WithAnnotations[Game, _GameListColumns]") -> int:
         return game.automatic_move_count
 
     @admin.display(description="waiting on", ordering="to_move_email")
-    def to_move(self, game: Game) -> str | None:
+    def to_move(self, game: "WithAnnotations[Game, _GameListColumns]") -> str | None:
         # None shows as the admin's empty value; a finished game keeps its last seat.
         return game.to_move_email if game.status == GameStatus.ACTIVE else None
 

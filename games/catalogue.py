@@ -18,6 +18,8 @@ from types import ModuleType
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from django.utils.functional import Promise
+from rest_framework.serializers import Serializer
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity
@@ -41,10 +43,10 @@ class GameSpec:
     # The API: the serializer reading a move's body (``version`` plus the action's fields,
     # ``to_action()``); its ``action`` choices must not clash with another game's. Fallback:
     # ``games.api.moves.AnyGameMoveSerializer`` (the engine judges the raw action).
-    move_serializer: type | None = None
+    move_serializer: type[Serializer] | None = None
     # Action name -> serializer documenting that action's move (OpenAPI only). Fallback:
     # ``move_serializer`` for each of its actions (nothing without one).
-    move_schemas: Mapping[str, type] = field(default_factory=dict)
+    move_schemas: Mapping[str, type[Serializer]] = field(default_factory=dict)
     # JSON Schema of the engine's ``view`` (one branch of the API's ``GameState``) and of a
     # log entry's ``revealed``, with the named parts they refer to. Fallbacks: an object
     # with the keys every view starts with (``games.api.tables``); revealed always null.
@@ -55,7 +57,8 @@ class GameSpec:
     # (``invalid``, ``game_not_active``), and code -> sentence for readers of other
     # languages. Fallbacks: ``illegal_action``; the engine's English message.
     refusal_codes: Mapping[str, str] = field(default_factory=dict)
-    refusal_sentences: Mapping[str, str] = field(default_factory=dict)
+    # Sentences may be lazy (gettext_lazy): they are rendered in the reader's language.
+    refusal_sentences: Mapping[str, str | Promise] = field(default_factory=dict)
     # Playing by email: the reply's first line -> action dict (raises
     # ``mailin.parser.MoveParseError``), and the lines saying what may be written now from
     # the player's view. Fallbacks: the reply is answered that this game is played on its

@@ -145,6 +145,7 @@ def _turn_start(game: Game) -> datetime:
     if game.turn_started_at is not None:
         return game.turn_started_at
     # A turn begun before turn starts were recorded: its clock as it was then set.
+    assert game.deadline is not None  # every turn under way has a deadline
     return game.deadline - game.turn_length() - game.turn_extension
 
 
@@ -185,6 +186,7 @@ def extend_turn(game: Game, hours: int, now: datetime) -> None:
     deadline later, when a vacation is declared, keeps it. The caller saves ``deadline``,
     ``turn_extension`` and ``next_reminder_at``.
     """
+    assert game.current_seat is not None  # a moderator extends a turn under way
     start = _turn_start(game)
     extra = timedelta(hours=hours)
     user, length, vacations = _clock(game, game.current_seat, start, extra + (now - start))
@@ -232,6 +234,7 @@ def start_turn(game: Game, now: datetime) -> None:
     inside their transaction; they save the fields it sets: ``turn_started_at``,
     ``turn_extension``, ``deadline``, ``next_reminder_at``, ``reminder_leads_sent``.
     """
+    assert game.current_seat is not None  # only a game with a seat to move starts a turn
     game.turn_started_at = now
     game.turn_extension = timedelta(0)
     game.deadline = turn_deadline(game, game.current_seat, now)
@@ -253,6 +256,7 @@ def recompute_deadline(game: Game) -> None:
     For when the inputs changed mid-turn (a vacation declared or ended, a moderator's
     extension); the caller saves ``deadline``, ``next_reminder_at`` and ``updated_at``.
     """
+    assert game.current_seat is not None  # callers pass active games only
     game.deadline = turn_deadline(game, game.current_seat, _turn_start(game))
     schedule_reminders(game, new_turn=False)
 

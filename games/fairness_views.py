@@ -3,16 +3,17 @@
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from accounts.authenticated import AuthenticatedHttpRequest
 from games import actions, fairness, queries
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def verification_page(request: HttpRequest, game_id) -> HttpResponse:
+def verification_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
     """What ``GET /api/games/{id}/verification/`` answers, for people: the same access
     (players and staff; 404 for outsiders) and the same data, with the JSON to download."""
     try:
@@ -20,11 +21,8 @@ def verification_page(request: HttpRequest, game_id) -> HttpResponse:
     except actions.ServiceError:
         raise Http404("No such game, or you are not a player of it.") from None
     data = fairness.verification(game)
-    # Seat.public_name also names bot seats; a seat's user names the others.
-    names = {
-        seat.seat: getattr(seat, "public_name", None) or seat.user.public_name
-        for seat in game.seats.all()
-    }
+    # Seat.public_name names every seat: a player's, a bot's own, a stand-in's.
+    names = {seat.seat: seat.public_name for seat in game.seats.all()}
     context = {
         "game": game,
         "data": data,

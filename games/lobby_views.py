@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Case, F, IntegerField, Q, Value, When
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.text import format_lazy
@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.preferences import settings_for
 from games import actions, bots, describe, queries, seat_names
 from games.actions.invitations import player_counts_text
@@ -131,6 +132,7 @@ class CreateGameForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        assert cleaned is not None  # forms.Form.clean returns cleaned_data
         for number in (2, 3, 4):
             if cleaned.get(f"player_{number}") and cleaned.get(f"bot_{number}"):
                 self.add_error(
@@ -206,7 +208,7 @@ def _status_line(game, names: describe.Names) -> str:
     return _("Aborted")
 
 
-def _answer_invitation(request: HttpRequest) -> HttpResponse:
+def _answer_invitation(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST from the list: accept or decline one of the user's invitations, then back."""
     decision = request.POST.get("decision")
     try:
@@ -229,7 +231,7 @@ def _answer_invitation(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The signed-in player's games (those waiting for them first) and the create form.
 
     POST creates a game (``form=create``) or answers an invitation (``form=answer``);
@@ -294,7 +296,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def replay(request: HttpRequest, game_id) -> HttpResponse:
+def replay(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
     """Step through a game's public move log: the table after move ``?step=n``.
 
     Built from ``public_log`` for the reader's seat and the reader's own table view

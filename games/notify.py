@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
@@ -32,6 +33,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
     # Someone new has never chosen a language: the host's (or the one the host is using
     # right now, on the page that creates the game) is the best guess.
     host_language = language_of(game.host, fallback=translation.get_language())
+    assert seat.user is not None  # invitations go to people, never to a bot's own seat
     language = language_of(seat.user, fallback=host_language)
     with translation.override(language):
         notes = _notes(game)
@@ -56,7 +58,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
     )
 
 
-def queue_cancellation(game: Game, *, reason: str, exclude_declined: bool = True) -> None:
+def queue_cancellation(game: Game, *, reason: str | Promise, exclude_declined: bool = True) -> None:
     """Tell the players of ``game`` it was cancelled and why.
 
     The host gets the host's text (``for_host`` in the template context): they set the
@@ -129,6 +131,7 @@ def read_entry_token(game_id, token: str):
         raise expired from None
     except (signing.BadSignature, Seat.DoesNotExist, KeyError, TypeError, ValueError):
         raise ServiceError("not_found", _("This link is not valid.")) from None
+    assert seat.user is not None  # fetched by its user id
     # Links from before "s" was added were made at generation 0.
     if data.get("s", 0) != seat.user.session_generation:
         raise expired
@@ -160,6 +163,7 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     seat_row = _seat(game, seat)
     if seat_row.bot:
         return None  # bots get no email, nor does a player while a bot stands in
+    assert seat_row.user is not None  # a seat without a bot has its player
     if seat_row.user.is_suspended():
         return None  # the turn is played for them at once (deadlines.turn_deadline)
     prefs = settings_for(seat_row.user)
@@ -225,6 +229,7 @@ def _compose_turn_email(
     game.version, game.round, game.deadline = version, round_number, deadline
     game.status, game.current_seat = GameStatus.ACTIVE, seat
     seat_row = _seat(game, seat)
+    assert seat_row.user is not None  # turn emails are queued for people only
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
     context["recap"] = recap(game, seat)
     context["reply_by_email"] = reply_by_email
@@ -242,6 +247,7 @@ def queue_reminder(game: Game, seat: int, deadline) -> OutboundEmail | None:
     seat_row = _seat(game, seat)
     if seat_row.bot:
         return None
+    assert seat_row.user is not None  # a seat without a bot has its player
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.REMINDER):
         return None
@@ -359,6 +365,7 @@ def _compose_auto_moved(
     # the deadline passed.
     entries = [{**m.public_entry(rules), "actor": m.actor} for m in moves]
     seat_row = _seat(game, seat)
+    assert seat_row.user is not None  # auto-move emails are queued for people only
     table_view = json.loads(table_view_json)
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
     table_before = None if table_before_json is None else json.loads(table_before_json)
@@ -386,6 +393,7 @@ def queue_game_started(game: Game) -> list[OutboundEmail]:
     """Tell every player the game has started: who plays, in which order, who begins."""
     queued = []
     for seat_row in _people(game):
+        assert seat_row.user is not None  # _people: the seats with a person
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_STARTED):
             continue
@@ -415,6 +423,7 @@ def queue_game_over(game: Game) -> list[OutboundEmail]:
     """
     queued = []
     for seat_row in _people(game):
+        assert seat_row.user is not None  # _people: the seats with a person
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_OVER):
             continue
@@ -452,6 +461,7 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
             f"finished at version {version}: its game-over email cannot be composed"
         )
     seat_row = _seat(game, seat)
+    assert seat_row.user is not None  # game-over emails are queued for people only
     view = game.rules.view(game.load_state(), seat)
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=view)
     names = Names(context["names"], seat)
@@ -470,6 +480,7 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
     for seat_row in _people(game):
         if seat_row.declined_at is not None:
             continue
+        assert seat_row.user is not None  # _people: the seats with a person
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_ENDED):
             continue
@@ -554,7 +565,7 @@ def _queue_digest(user, games, prefs) -> bool:
     waiting.sort(key=lambda item: item["deadline_at"])
     # One sentence per kind of game listed, most urgent first; a digest of one kind of game
     # names it in the subject, one of several names the game before each sentence.
-    notes = {}
+    notes: dict[str, dict[str, str]] = {}
     for item in waiting:
         notes.setdefault(
             item["game"], {"game_name": item["game_name"], "text": deadline_notes[item["game"]]}
@@ -632,6 +643,7 @@ def game_email_context(
     view of the game's state; none with ``with_table=False``). Only what that seat may
     see; the caller renders it in the player's language (mail-in's answers use it too)."""
     names = [s.public_name for s in _seats(game)]
+    assert seat_row.user is not None  # game emails go to people only
     context = {
         "name": seat_row.user.public_name,
         "game": game.game,

@@ -10,6 +10,7 @@ seat and their own ``Game.table_view``), never from the secret state.
 from dataclasses import dataclass
 
 from games.describe import Names
+from games.models import Game
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,7 @@ class ReplayRequest:
     as the reader may see them (``games.movelog.log_to_describe``), ``now`` (the reader's
     view today), the players' ``names`` and the raw ``?step=`` value (None: the last)."""
 
-    game: object
+    game: Game
     seat: int | None
     moves: list
     entries: list[dict]

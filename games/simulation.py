@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from math import copysign, erfc, inf, sqrt
 from statistics import fmean, quantiles, stdev
+from typing import cast
 
-from games.rules import get_rules, piratz, rattenscharf
+from games.rules import BotRulesModule, get_rules, piratz, rattenscharf
 
 # The random player is the ``random`` bot level: one policy for simulate, the benches,
 # the playout tests and the bots.
@@ -246,15 +247,17 @@ def play_bot_game(
     ``SimulationError`` if the game does not end.
     """
     rules = get_rules(game)
-    choose = choose or rules.choose_bot_action
+    # Only games that offer bots are simulated bot against bot.
+    choose = choose or cast(BotRulesModule, rules).choose_bot_action
     players = len(levels)
     state = new_game(rules, players, seed=seed, blind=blind)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(players)]
-    log = []
+    log: list[dict] = []
     while not rules.is_finished(state):
         if len(log) >= MAX_MOVES_PER_GAME:
             raise SimulationError(f"a bot game (seed {seed}) did not end")
         seat = rules.current_seat(state)
+        assert seat is not None  # an unfinished game has a seat to move
         memory = seat_memory(log, seat, blind)
         action = choose(rules.view(state, seat), levels[seat], rngs[seat], memory)
         after = rules.apply(state, seat, action)
@@ -314,7 +317,7 @@ class TournamentStats:
         self.games += 1
         winners = record.winners
         share = {seat: 1 / len(winners) for seat in winners}
-        by_level = {}
+        by_level: dict[str, list[int]] = {}
         for seat, level in enumerate(record.levels):
             self.shares[level].append(share.get(seat, 0.0))
             self.scores[level].append(record.scores[seat])

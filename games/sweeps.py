@@ -154,6 +154,7 @@ def _send_reminder(game_id, version: int, deadline, reminder_at, now: datetime) 
     if game is None or game.current_seat is None:
         return 0
     player = next(s.user for s in game.seats.all() if s.seat == game.current_seat)
+    assert player is not None  # reminders are scheduled for people only (schedule_reminders)
     # The player's lead times as they are now (they may have changed them mid-turn): every
     # unsent lead whose time has come is marked sent; one email covers them all.
     leads, sent_leads = settings_for(player).reminder_leads, list(game.reminder_leads_sent)

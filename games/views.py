@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.forms import LoginLinkRequestForm
 from accounts.game_scope import sign_in_for_game
 from accounts.preferences import settings_for
@@ -37,8 +38,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """
     try:
         game, seat = actions.read_invitation_token(token)
-    except actions.ServiceError as error:
-        return render(request, "games/invitation_invalid.html", {"error": error}, status=404)
+    except actions.ServiceError as invalid:
+        return render(request, "games/invitation_invalid.html", {"error": invalid}, status=404)
+    # Invitation tokens name a seated person (invitation_token); a bot's seat has none.
+    assert seat.user is not None
 
     error = None
     if request.method == "POST":
@@ -102,7 +105,7 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def game_page(request: HttpRequest, game_id) -> HttpResponse:
+def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
     """The table as the signed-in player (or staff) may see it, with the player's moves as
     forms (they post to ``play_move``); 404 for outsiders.
 
@@ -114,7 +117,7 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
     seat = queries.seat_of(game, request.user)
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
     # The reader's own settings came with their seat (SEATS_WITH_USERS): no extra query.
-    reader = next((s.user for s in seats if s.seat == seat), request.user)
+    reader = next((s.user for s in seats if s.seat == seat), None) or request.user
     zone = settings_for(reader).zone
     context = {
         "game": game,

@@ -10,6 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
+from accounts.models import User
 from accounts.preferences import settings_for
 from accounts.unsubscribe import settings_url
 from games import notify
@@ -79,13 +80,14 @@ def queue_answer(
     player's email, so mail clients thread the answer under it.
     """
     user = seat_row.user
+    assert user is not None  # answered is the player who wrote, never a bot's own seat
     language = language_of(user)
     your_turn = game.status == GameStatus.ACTIVE and game.current_seat == seat_row.seat
     # A game not played by email (no mail grammar) is answered without a Reply-To.
     by_email = your_turn and spec_for(game.game).mail_grammar is not None
     reply_to = reply_address(game.id, seat_row.seat, user.id, game.version) if by_email else None
     with translation.override(language):
-        context = _context(game, seat_row, command=command, move=move, refusal=refusal)
+        context = _context(game, seat_row, user, command=command, move=move, refusal=refusal)
     context["can_reply"] = reply_to is not None
     # The footer of the game emails, without an unsubscribe link: an answer to the
     # player's own email always goes (docs/players.md "Which email goes when").
@@ -103,9 +105,9 @@ def queue_answer(
     )
 
 
-def _context(game: Game, seat_row: Seat, *, command: str, move, refusal: str) -> dict:
+def _context(game: Game, seat_row: Seat, user: User, *, command: str, move, refusal: str) -> dict:
     # What every game email shows (players, link, deadline, the table as this seat sees it).
-    context = notify.game_email_context(game, seat_row, settings_for(seat_row.user))
+    context = notify.game_email_context(game, seat_row, settings_for(user))
     context.update(
         command=command,
         played=move is not None,

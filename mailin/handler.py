@@ -37,7 +37,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
-from accounts.models import normalize_email
+from accounts.models import User, normalize_email
 from accounts.throttling import add_to_counter
 from core.errors import ServiceError
 from games.actions import do_play_move
@@ -99,21 +99,23 @@ def handle_message(message: AnymailInboundMessage) -> Outcome:
         .filter(game_id=token.game_id, seat=token.seat, user_id=token.user_id)
         .first()
     )
-    if seat is None or not seat.user.is_active:
+    # The seat was found by its user's id, so it has a user (a bot's own seat has none).
+    if seat is None or seat.user is None or not seat.user.is_active:
         return _dropped(Outcome.NO_TOKEN, masked)
-    if normalize_email(sender) != normalize_email(seat.user.email):
+    user = seat.user
+    if normalize_email(sender) != normalize_email(user.email):
         return _dropped(Outcome.WRONG_SENDER, masked, level=logging.WARNING)
     # Counted only now, per player: counted by the From address before it was checked,
     # anyone holding a reply token of their own could use up another player's allowance
     # with forged mail, and silence their moves by email.
-    if not _within_rate(seat.user_id):
+    if not _within_rate(user.id):
         return _dropped(Outcome.RATE_LIMITED, masked, level=logging.WARNING)
     message_id = message_id_of(message)
-    duplicate_key = _duplicate_key(seat.user_id, message_id)
+    duplicate_key = _duplicate_key(user.id, message_id)
     if duplicate_key and not cache.add(duplicate_key, 1, timeout=DUPLICATE_DAYS * 86400):
         return _dropped(Outcome.DUPLICATE, masked)
     try:
-        outcome = _play(seat, token.version, body_text(message), message_id)
+        outcome = _play(seat, user, token.version, body_text(message), message_id)
     except BaseException:
         if duplicate_key:  # not handled after all: the retry must not be taken for a copy
             cache.delete(duplicate_key)
@@ -122,8 +124,7 @@ def handle_message(message: AnymailInboundMessage) -> Outcome:
     return outcome
 
 
-def _play(seat: Seat, version: int, body: str, in_reply_to: str) -> Outcome:
-    user = seat.user
+def _play(seat: Seat, user: User, version: int, body: str, in_reply_to: str) -> Outcome:
     command = command_line(body)
     with translation.override(language_of(user)):
         refusal = ""

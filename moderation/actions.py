@@ -121,7 +121,7 @@ def do_file_report(
         )
     game = Game.objects.filter(id=game_id).first()
     seats = list(Seat.objects.select_related("user").filter(game=game)) if game else []
-    if not any(row.user_id == reporter.id for row in seats):
+    if game is None or not any(row.user_id == reporter.id for row in seats):
         if game is not None and reporter.is_staff:
             raise ServiceError("not_a_player", _("You hold no seat in this game."))
         raise ServiceError("not_found", _("No such game, or you are not a player of it."))

@@ -115,7 +115,7 @@ def unsuspend_users(modeladmin, request, queryset):
 
 # --- The audit log --------------------------------------------------------------------------
 
-_AUDIT_FIELDS = ["at", "moderator", "action", "game", "target_user", "reason", "extra"]
+_AUDIT_FIELDS = ("at", "moderator", "action", "game", "target_user", "reason", "extra")
 
 
 class _NeverWritable:
@@ -157,6 +157,19 @@ class AuditEntryAdmin(_NeverWritable, admin.ModelAdmin):
 # --- Reports ----------------------------------------------------------------------------------
 
 
+_REPORT_FIELDS = (
+    "status",
+    "category",
+    "text",
+    "created_at",
+    "reporter",
+    "game",
+    "reported_user",
+    "resolved_at",
+    "resolved_by",
+)
+
+
 @admin.register(Report)
 class ReportAdmin(_NeverWritable, admin.ModelAdmin):
     """The moderators' queue: open reports first, newest first. Reports are filed by
@@ -167,18 +180,8 @@ class ReportAdmin(_NeverWritable, admin.ModelAdmin):
     search_fields = ["reporter__email", "reported_user__email", "game__id", "text"]
     list_select_related = ["reporter", "reported_user", "game"]
     ordering = ["status", "-created_at"]  # "open" sorts before "resolved"
-    fields = [
-        "status",
-        "category",
-        "text",
-        "created_at",
-        "reporter",
-        "game",
-        "reported_user",
-        "resolved_at",
-        "resolved_by",
-    ]
-    readonly_fields = fields
+    fields = _REPORT_FIELDS
+    readonly_fields = _REPORT_FIELDS
     actions = ["resolve_reports"]
 
     @admin.action(description="Resolve the selected reports (with a note)")

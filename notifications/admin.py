@@ -4,6 +4,8 @@ Never a live credential: what may carry a signed link (subject, bodies, headers,
 shown through ``redact_tokens``, pending emails too, whose rows still hold their links.
 """
 
+from typing import cast
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -103,7 +105,10 @@ class OutboundEmailAdmin(admin.ModelAdmin):
         ),
         ("Content", {"fields": ("shown_body_text", "shown_body_html", "shown_headers")}),
     )
-    readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
+    # Every entry of these fieldsets is one field's name (none is a row of several).
+    readonly_fields = tuple(
+        cast(str, field) for _, options in fieldsets for field in options["fields"]
+    )
 
     @admin.display(description="last error")
     def error(self, email: OutboundEmail) -> str:

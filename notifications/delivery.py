@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import models, transaction
@@ -81,14 +81,18 @@ class SweepResult:
         return self.sent + self.retrying + self.failed + self.skipped
 
 
-class DeliveryQuerySet(models.QuerySet["DeliveryRow"]):
+# The kind of row a queryset holds, so that a kind's manager returns its own rows.
+_RowT = TypeVar("_RowT", bound="DeliveryRow")
+
+
+class DeliveryQuerySet(models.QuerySet[_RowT]):
     """The machine's conditions on rows of one kind, each written once."""
 
-    def due(self, now: datetime) -> "DeliveryQuerySet":
+    def due(self, now: datetime) -> Self:
         """Pending and due by ``now``: what a sweep sends and what a send may claim."""
         return self.filter(status=DeliveryStatus.PENDING, **{f"{self.model.DUE_FIELD}__lte": now})
 
-    def stuck(self, now: datetime, older_than: timedelta | None = None) -> "DeliveryQuerySet":
+    def stuck(self, now: datetime, older_than: timedelta | None = None) -> Self:
         """Claimed more than ``older_than`` (default: the kind's ``stuck_after()``) before
         ``now``: the worker must have died. Exactly at the threshold is not stuck yet."""
         if older_than is None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
@@ -47,7 +48,7 @@ class MailboxEmail:
 
 def mail_directory() -> Path | None:
     """Where the default mailer writes emails, or None if it does not write files."""
-    mailer = settings.MAILERS.get("default", {})
+    mailer: dict[str, Any] = settings.MAILERS.get("default", {})
     if mailer.get("BACKEND") != FILE_BACKEND:
         return None
     return Path(mailer.get("OPTIONS", {})["file_path"])

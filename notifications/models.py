@@ -15,7 +15,7 @@ from .rendering import SUBJECT_MAX_LENGTH, context_from_json, render_email
 SENDING_TIMEOUT = timedelta(minutes=10)
 
 
-class OutboundEmailQuerySet(DeliveryQuerySet):
+class OutboundEmailQuerySet(DeliveryQuerySet["OutboundEmail"]):
     """The outbox's conditions (``due``, ``stuck``, the claims): the delivery machine's."""
 
 
@@ -190,9 +190,10 @@ class DeliveryAttempt(models.Model):
     @classmethod
     def for_outcome(cls, email: OutboundEmail, at: datetime) -> "DeliveryAttempt":
         """The unsaved record of the attempt whose outcome ``email`` now holds."""
-        outcome = {
+        outcomes: dict[str, DeliveryAttempt.Outcome] = {
             OutboundEmail.Status.SENT: cls.Outcome.SENT,
             OutboundEmail.Status.FAILED: cls.Outcome.FAILED,
-        }.get(email.status, cls.Outcome.RETRYING)
+        }
+        outcome = outcomes.get(email.status, cls.Outcome.RETRYING)
         error = "" if outcome == cls.Outcome.SENT else email.last_error
         return cls(email=email, at=at, outcome=outcome, error=error)

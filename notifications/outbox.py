@@ -79,6 +79,7 @@ def queue_email(
             raise
         stored_context = None
     if stored_context is None:
+        assert not isinstance(context, Composed)  # a Composed context JSON refused raised
         subject, body_text, body_html = render_email(template, context, language=language)
     else:
         check_templates(template)
@@ -202,7 +203,8 @@ def sent_together():
     if getattr(_local, "batch", None) is not None:
         yield
         return
-    _local.batch = batch = []
+    batch: list[int] = []
+    _local.batch = batch
     try:
         yield
     finally:

@@ -16,9 +16,11 @@ rendering it, inside the move's transaction (BENCHMARKS.md "Move path").
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import cast
 
 from django.conf import settings
 from django.template import Context
+from django.template.backends.django import Template as DjangoBackendTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from django.utils.functional import Promise
@@ -60,7 +62,9 @@ def check_templates(template: str) -> None:
 
 def _render_plain(name: str, context: dict) -> str:
     # Plain text is not HTML: a player called "Tom & Jerry" must not arrive as "Tom &amp; Jerry".
-    return get_template(name).template.render(Context(context, autoescape=False))
+    # The project's templates are the Django template language's (settings.TEMPLATES).
+    template = cast(DjangoBackendTemplate, get_template(name))
+    return template.template.render(Context(context, autoescape=False))
 
 
 class NotJsonSafe(ValueError):
@@ -161,7 +165,7 @@ def _refuse(value):
     raise NotJsonSafe(f"{type(value).__name__} is not kept exactly in JSON")
 
 
-_DECODERS = {
+_DECODERS: dict[str, Callable[[str], object]] = {
     _TAG + "safe": mark_safe,
     _TAG + "datetime": datetime.fromisoformat,
     _TAG + "date": date.fromisoformat,

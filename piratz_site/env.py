@@ -1,5 +1,6 @@
 """Typed readers for settings that come from the environment; bad values fail loudly."""
 
+import builtins
 import ipaddress
 import os
 import sys
@@ -61,7 +62,9 @@ class Env:
             return default
         return value
 
-    def bool(self, name: str, default: bool) -> bool:
+    # From here on, ``str`` and ``list`` in an annotation would name the methods of this
+    # class, not the types: hence ``builtins.``.
+    def bool(self, name: builtins.str, default: bool) -> bool:
         value = self._raw(name)
         if value is None:
             return default
@@ -71,7 +74,7 @@ class Env:
             return False
         raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false).")
 
-    def int(self, name: str, default: int, *, min_value: int | None = None) -> int:
+    def int(self, name: builtins.str, default: int, *, min_value: int | None = None) -> int:
         value = self._raw(name)
         if value is None or value == "":
             return default
@@ -83,13 +86,17 @@ class Env:
             raise ImproperlyConfigured(f"{name}={number} must be at least {min_value}.")
         return number
 
-    def list(self, name: str, default: list[str]) -> list[str]:
+    def list(
+        self, name: builtins.str, default: builtins.list[builtins.str]
+    ) -> builtins.list[builtins.str]:
         value = self._raw(name)
         if value is None:
             return list(default)
         return [item.strip() for item in value.split(",") if item.strip()]
 
-    def networks(self, name: str, default: Sequence[str]) -> "list[IPNetwork]":
+    def networks(
+        self, name: builtins.str, default: Sequence[builtins.str]
+    ) -> "builtins.list[IPNetwork]":
         """Comma-separated IP addresses or CIDR networks (``10.0.0.1,172.16.0.0/12``)."""
         networks = []
         for item in self.list(name, list(default)):
@@ -101,7 +108,9 @@ class Env:
                 ) from None
         return networks
 
-    def url(self, name: str, default: str, *, schemes: tuple[str, ...]) -> str:
+    def url(
+        self, name: builtins.str, default: builtins.str, *, schemes: tuple[builtins.str, ...]
+    ) -> builtins.str:
         value = self.str(name, default)
         scheme = urlsplit(value).scheme
         if scheme not in schemes:
@@ -111,7 +120,7 @@ class Env:
             )
         return value.rstrip("/") if scheme in ("http", "https") else value
 
-    def database(self, name: str, default: str, *, base_dir: Path) -> dict:
+    def database(self, name: builtins.str, default: builtins.str, *, base_dir: Path) -> dict:
         """Parse ``sqlite:///relative/or//absolute.sqlite3`` or ``postgres://user:pw@host:port/db``."""
         url = self.url(name, default, schemes=("sqlite", "postgres", "postgresql"))
         parts = urlsplit(url)

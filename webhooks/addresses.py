@@ -19,7 +19,10 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 GLOBAL_UNICAST_V6 = ipaddress.IPv6Network("2000::/3")
 
 
+# Each of these is called only for an address inside its row's network, where the
+# embedded IPv4 address is always there: the asserts state that, for the type checker.
 def _mapped(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    assert ip.ipv4_mapped is not None
     return (ip.ipv4_mapped,)
 
 
@@ -28,10 +31,12 @@ def _nat64(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
 
 
 def _sixtofour(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    assert ip.sixtofour is not None
     return (ip.sixtofour,)
 
 
 def _teredo(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    assert ip.teredo is not None
     return ip.teredo  # (server, client): a packet passes through both
 
 
@@ -112,6 +117,7 @@ def refusal(address: str, *, allow_loopback: bool = False) -> str | None:
         return None if allow_loopback else row.name
     if row.embedded is None:
         return row.name
+    assert isinstance(ip, ipaddress.IPv6Address)  # only IPv6 rows carry an IPv4 address
     for ipv4 in row.embedded(ip):
         reason = refusal(str(ipv4), allow_loopback=allow_loopback)
         if reason is not None:

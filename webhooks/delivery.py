@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from datetime import datetime, timedelta
+from functools import partial
 
 from celery import current_app
 from django.conf import settings
@@ -55,6 +56,10 @@ def queue_event(game: Game, event: str, move: Move | None = None) -> list[Webhoo
     return deliveries
 
 
+# The attribute of a Game instance holding its enabled webhooks (see _enabled_webhooks).
+_WEBHOOKS_CACHE = "_enabled_webhooks"
+
+
 def _enabled_webhooks(game: Game) -> list[Webhook]:
     """The game's enabled webhooks; none, without asking anything, when the game row says
     so (``Game.has_webhooks``, read with the row the move has locked: most games have no
@@ -64,11 +69,11 @@ def _enabled_webhooks(game: Game) -> list[Webhook]:
     # A move that ends the game sends two events with the same saved game: one query for
     # both. Keyed by the version, so a later change to this instance reads again; nobody
     # adds a webhook meanwhile, as every change of the flag waits for the game row's lock.
-    cached = getattr(game, "_enabled_webhooks", None)
+    cached = getattr(game, _WEBHOOKS_CACHE, None)
     if cached is None or cached[0] != (game.version, game.status):
         webhooks = Webhook.objects.filter(game_id=game.id, disabled_at__isnull=True)
         cached = ((game.version, game.status), list(webhooks.select_related("owner")))
-        game._enabled_webhooks = cached
+        setattr(game, _WEBHOOKS_CACHE, cached)
     return cached[1]
 
 
@@ -113,12 +118,11 @@ def _schedule(delivery_ids: list[int]) -> None:
         return
     for delivery_id in delivery_ids:
         # robust: the rows are committed; a broker that is down must not fail the move.
-        transaction.on_commit(
-            lambda delivery_id=delivery_id: task_named(
-                "webhooks.tasks.send_webhook_delivery"
-            ).delay(delivery_id),
-            robust=True,
-        )
+        transaction.on_commit(partial(_enqueue_delivery, delivery_id), robust=True)
+
+
+def _enqueue_delivery(delivery_id: int) -> None:
+    task_named("webhooks.tasks.send_webhook_delivery").delay(delivery_id)
 
 
 def request_for(delivery: WebhookDelivery, now: int) -> tuple[bytes, dict[str, str]]:

@@ -74,7 +74,7 @@ class Webhook(models.Model):
         return transport.masked_url(self.url)
 
 
-class WebhookDeliveryQuerySet(DeliveryQuerySet):
+class WebhookDeliveryQuerySet(DeliveryQuerySet["WebhookDelivery"]):
     """The delivery outbox's conditions (``due``, ``stuck``, the claims): the machine's."""
 
 

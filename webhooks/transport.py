@@ -19,6 +19,7 @@ import socket
 import ssl
 import time
 from contextlib import suppress
+from typing import cast
 from urllib.parse import SplitResult, urlsplit
 
 import h11
@@ -109,7 +110,8 @@ def resolve(parts: SplitResult) -> list[str]:
             % {"host": parts.hostname, "error": exc},
             permanent=False,
         ) from None
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
+    # Only AF_INET and AF_INET6 answers come back, whose sockaddr starts with the address.
+    addresses = list(dict.fromkeys(cast(str, info[4][0]) for info in infos))
     refused = [address for address in addresses if not address_allowed(address)]
     if refused or not addresses:
         # One bad address is enough: a name that resolves partly to an internal address is
@@ -201,6 +203,7 @@ def _connect(parts: SplitResult, address: str, deadline: Deadline) -> socket.soc
 
 
 def _host_header(parts: SplitResult) -> str:
+    assert parts.hostname is not None  # check_url refused a URL without a host
     host = parts.hostname.encode("idna").decode("ascii")
     host = f"[{host}]" if ":" in host else host
     return host if parts.port in (None, _default_port(parts)) else f"{host}:{parts.port}"

@@ -44,6 +44,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
             )
         if not row.bot:
             raise ServiceError("not_standing_in", _("You are playing your seat already."))
+        assert row.user is not None  # found by its user id
         refuse_if_suspended(row.user)  # read with the locked game row, not the caller's
         now = timezone.now()
         level = row.bot

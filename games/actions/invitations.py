@@ -241,6 +241,7 @@ def do_accept_invitation(game_id, user: User, client_seed: str | None = None) ->
     with transaction.atomic(), sent_together():
         game = lock_game(game_id)
         seat = seat_row(game, user)
+        assert seat.user is not None  # found by its user
         refuse_if_suspended(
             seat.user,
             _("A moderator has suspended your account, so you cannot join games for now."),
@@ -280,6 +281,7 @@ def _refuse_if_expired(game: Game, now: datetime) -> None:
 
 def _expiry_text(game: Game) -> str:
     """When ``game``'s invitation closes, as people read it: ``2026-11-29 10:00 UTC``."""
+    assert game.invitation_expires_at is not None  # asked only once it has expired
     return f"{game.invitation_expires_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
@@ -319,6 +321,7 @@ def do_decline_invitation(game_id, user: User) -> Game:
     with transaction.atomic(), sent_together():  # the others are told: one send task
         game = lock_game(game_id)
         seat = seat_row(game, user)
+        assert seat.user is not None  # found by its user
         refuse_if_suspended(
             seat.user,
             _("A moderator has suspended your account, so you cannot answer invitations for now."),

@@ -77,6 +77,7 @@ def do_extend_deadline(
         # Recorded as time added to the turn, so it survives a later recomputation of the
         # deadline (a vacation declared); the reminders still unsent move with it.
         deadlines.extend_turn(game, hours, timezone.now())
+        assert game.deadline is not None  # extend_turn has just set it
         game.save(update_fields=["deadline", "turn_extension", "next_reminder_at", "updated_at"])
         audit.record(
             moderator,

@@ -65,6 +65,7 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
             raise ServiceError("not_found", _("No such game, or you are not a player of it."))
         # The seat's user was read with the locked game row, so a suspension committed
         # after the caller's session (or API key, or email) was read still counts.
+        assert row.user is not None  # found by its user id
         refuse_if_suspended(row.user)
         seat = row.seat
         if version != game.version and _is_repeat(game, seat, version, action):
@@ -138,8 +139,9 @@ def do_play_timeout(
     move, a stand-in may take the seat (``bots.stand_in_after_timeouts``).
     Returns the game after the move.
     """
+    audit_reason = ""  # only a moderator's move is audited, with their reason
     if moderator is not None:
-        reason = audit.clean_reason(reason)  # before anything changes
+        audit_reason = audit.clean_reason(reason)  # before anything changes
     # sent_together: "we moved for you" and the next player's turn (or the game's end).
     with transaction.atomic(), sent_together():
         # The seats (with users) serve the standing order, the next turn's deadline and
@@ -164,7 +166,7 @@ def do_play_timeout(
                 audit.record(
                     moderator,
                     AuditAction.FORCE_AUTOMATIC_MOVE,
-                    reason=reason,
+                    reason=audit_reason,
                     game=game,
                     extra={"version": move.number - 1, "move": move.number, "bot": True},
                 )
@@ -178,7 +180,7 @@ def do_play_timeout(
             audit.record(
                 moderator,
                 AuditAction.FORCE_AUTOMATIC_MOVE,
-                reason=reason,
+                reason=audit_reason,
                 game=game,
                 user=next(s.user for s in game.seats.all() if s.seat == move.seat),
                 extra={
@@ -200,6 +202,7 @@ def _play_automatic_turn(game: Game, moderator: User | None) -> list[Move]:
     """
     rules = game.rules
     seat = game.current_seat
+    assert seat is not None  # an active game has a seat to move
     state = game.load_state()
     # The player's standing order picks the type where it can; the rules' own choice
     # otherwise (P24). Either way the move is automatic, so abandonment still counts it.
@@ -321,6 +324,7 @@ def do_play_bot_move(game_id, *, expected_version: int) -> Game | None:
 def _play_bot_move(game: Game) -> Move:
     """The bot to move in the locked ``game`` (seats prefetched) plays: one move."""
     seat = game.current_seat
+    assert seat is not None  # a bot is to move, so somebody is
     move, _ = _apply(game, seat, bots.choose_action(game, seat), actor=Actor.BOT, actor_user=None)
     if game.is_active and game.current_seat == seat and bots.bot_to_move(game) is not None:
         # The same bot goes on (the turn's next step): its clock restarts with each step,
@@ -369,6 +373,7 @@ def do_set_standing_order(game_id, user: User, order: list) -> Seat:
                     _("You hold no seat in this game, so you have no standing order."),
                 )
             raise ServiceError("not_found", _("No such game, or you are not a player of it."))
+        assert seat.user is not None  # found by its user
         refuse_if_suspended(seat.user)  # read just now: a suspension since the request counts
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
             raise ServiceError(

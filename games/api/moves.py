@@ -37,13 +37,15 @@ def action_names(serializer_class) -> list[str]:
     return list(serializer_class().fields["action"].choices)
 
 
-def move_serializers() -> dict[str, type]:
+def move_serializers() -> dict[str, type[serializers.Serializer]]:
     """Game kind -> the serializer of its moves, for the games that have one."""
     return {spec.kind: spec.move_serializer for spec in all_specs() if spec.move_serializer}
 
 
 @functools.cache
-def _serializer_of_action(specs: tuple[GameSpec, ...]) -> dict[str, type]:
+def _serializer_of_action(
+    specs: tuple[GameSpec, ...],
+) -> dict[str, type[serializers.Serializer]]:
     return {
         action: spec.move_serializer
         for spec in specs
@@ -52,7 +54,7 @@ def _serializer_of_action(specs: tuple[GameSpec, ...]) -> dict[str, type]:
     }
 
 
-def serializer_of_action() -> dict[str, type]:
+def serializer_of_action() -> dict[str, type[serializers.Serializer]]:
     """Action name -> the serializer of the game that has it."""
     return _serializer_of_action(tuple(all_specs()))
 
@@ -68,7 +70,7 @@ def move_serializer_for_action(action) -> type[serializers.Serializer]:
     return serializer_of_action().get(action, AnyGameMoveSerializer)
 
 
-def move_schema_of_action() -> dict[str, type]:
+def move_schema_of_action() -> dict[str, type[serializers.Serializer]]:
     """Action name -> the serializer whose schema documents that action's move (OpenAPI: one
     request shape per action): a game's ``move_schemas``, else its move serializer."""
     schemas = dict(serializer_of_action())

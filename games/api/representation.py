@@ -37,6 +37,8 @@ def seat_vacation_until(seat: Seat) -> str | None:
     """
     if hasattr(seat, "on_vacation_until"):
         until = seat.on_vacation_until
+    elif seat.user_id is None:
+        until = None  # a bot's own seat: nobody to be on vacation (the query finds none)
     else:
         until = queries.vacation_until(seat.user_id)
     return datetime_json(until)

@@ -1,5 +1,7 @@
 """Request and response shapes of the games API (CONTRACT.md section 2)."""
 
+from typing import cast
+
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -76,8 +78,9 @@ class GameCreateSerializer(StrictSerializer):
         super().__init__(*args, **kwargs)
         # The catalogue's games, read per request (not at import): GAME_PACKAGES decides.
         # The per-game documentation shapes (_game_create_serializer) declare their one.
-        if not self.fields["game"].choices:
-            self.fields["game"].choices = kinds()
+        game_field = cast(serializers.ChoiceField, self.fields["game"])
+        if not game_field.choices:
+            game_field.choices = kinds()
 
 
 # --- The schema of a new game: one shape per game (its seats, its options) ------------------

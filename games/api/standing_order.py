@@ -124,10 +124,10 @@ def standing_order(request, game_id):
         game = queries.get_visible_game(request.user, game_id)
     except actions.ServiceError as error:
         raise refused(error) from None
-    seat = next((s for s in game.seats.all() if s.user_id == request.user.id), None)
-    if seat is None:
+    own_seat = next((s for s in game.seats.all() if s.user_id == request.user.id), None)
+    if own_seat is None:
         raise ApiError(
             403, "not_a_player", _("You hold no seat in this game, so you have no standing order.")
         )
-    seat.game = game
-    return _answer(seat)
+    own_seat.game = game
+    return _answer(own_seat)

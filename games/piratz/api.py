@@ -18,7 +18,6 @@ PIRATZ_ACTION_FIELDS = {
     "pass": ("treasure", "bury"),
     "resolve_alarm": ("keep", "bury"),
 }
-_CARD_ID = {"min_value": 1, "max_value": CARD_COUNT}
 
 # The action fields, made afresh for the serializer that reads every move (each optional)
 # and for each action's documented shape (each required).
@@ -29,11 +28,15 @@ _ACTION_FIELD_MAKERS = {
     "bury": lambda required: StrictIntegerField(
         required=required,
         allow_null=True,
-        **_CARD_ID,
+        min_value=1,
+        max_value=CARD_COUNT,
         help_text="pass, resolve_alarm: the card buried, or null when no card is left.",
     ),
     "keep": lambda required: StrictIntegerField(
-        required=required, **_CARD_ID, help_text="resolve_alarm: the rat kept."
+        required=required,
+        min_value=1,
+        max_value=CARD_COUNT,
+        help_text="resolve_alarm: the rat kept.",
     ),
 }
 

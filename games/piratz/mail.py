@@ -69,6 +69,7 @@ def parse_piratz_move(line: str) -> dict:
     if not words:
         raise MoveParseError("empty")
     verb, rest = words[0], words[1:]
+    action: dict[str, str | int | None]
     if verb in _REVEAL:
         action = {"action": "reveal"}
     elif verb in _END:
@@ -140,10 +141,10 @@ def piratz_hints(view: dict) -> list[str]:
     groups: dict[tuple, list[str]] = {}
     for treasure, buries in buries_of.items():
         groups.setdefault(tuple(buries), []).append(treasure)
-    for buries, treasures in groups.items():
+    for choices, treasures in groups.items():
         names = ", ".join(treasure_name(treasure) for treasure in treasures)
-        cards = _card_list(buries)
-        if None in buries:
+        cards = _card_list(choices)
+        if None in choices:
             hints.append(
                 _(
                     "“pass <treasure>”: take that treasure's cards; no face-up card is "

@@ -12,7 +12,6 @@ from games.rules.rattenscharf.strips import STRIP_IDS
 
 # RATTENSCHARF.md R28: the one action's fields besides "action", exactly these.
 RATTENSCHARF_ACTION_FIELDS = ("strip", "x", "y", "orientation", "flip")
-_TABLE = {"min_value": TABLE_MIN, "max_value": TABLE_MAX}
 
 
 @extend_schema_serializer(component_name="RattenscharfMove")
@@ -33,8 +32,12 @@ class RattenscharfMoveSerializer(StrictSerializer):
         max_value=max(STRIP_IDS),
         help_text="The strip laid, one of your hand.",
     )
-    x = StrictIntegerField(**_TABLE, help_text="The column of the strip's first cell.")
-    y = StrictIntegerField(**_TABLE, help_text="The row of the strip's first cell.")
+    x = StrictIntegerField(
+        min_value=TABLE_MIN, max_value=TABLE_MAX, help_text="The column of the strip's first cell."
+    )
+    y = StrictIntegerField(
+        min_value=TABLE_MIN, max_value=TABLE_MAX, help_text="The row of the strip's first cell."
+    )
     orientation = serializers.ChoiceField(
         choices=["h", "v"], help_text="h: the cells run to the right; v: downwards."
     )

@@ -225,7 +225,7 @@ def board_grid(cells: list[dict]) -> dict:
     ys = range(min(c["y"] for c in cells), max(c["y"] for c in cells) + 1)
     rows = []
     for y in ys:
-        row = []
+        row: list[dict | None] = []
         for x in xs:
             cell = by_cell.get((x, y))
             if cell is None:

@@ -122,6 +122,14 @@ class RulesModule(Protocol):
     def public_revealed(self, ids): ...
 
 
+class BotRulesModule(RulesModule, Protocol):
+    """A rules module that offers bots (the optional names in the module docstring)."""
+
+    BOT_LEVELS: tuple[str, ...]
+
+    def choose_bot_action(self, view: dict, level: str, rng, memory=()) -> dict: ...
+
+
 class UnknownGame(LookupError):
     """No rules module is registered under that name."""
 

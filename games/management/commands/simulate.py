@@ -121,7 +121,9 @@ class Command(BaseCommand):
         game = options["game"]
         if game not in simulated_games():
             raise CommandError(f"--game must be one of {', '.join(simulated_games())}, not {game}.")
-        spec_for(game).simulate(self, games, options)
+        simulate = spec_for(game).simulate
+        assert simulate is not None  # simulated_games() lists only games that have it
+        simulate(self, games, options)
 
     def run(self, games, options, play, *, settings, format_summary, errors=(SimulationError,)):
         """Play the run behind a progress bar and write its summary (JSON or lines).

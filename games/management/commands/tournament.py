@@ -4,15 +4,17 @@ import json
 import multiprocessing
 import secrets
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from typing import cast
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.catalogue import all_specs, rules_for
 from games.management.commands.simulate import _ProgressStream
-from games.rules import get_rules
+from games.rules import BotRulesModule, get_rules
 from games.simulation import (
     SimulationError,
     TournamentStats,
@@ -48,10 +50,11 @@ def bot_games() -> list[str]:
 def play_games(levels, players, seed, blind, numbers, game="piratz"):
     """Play the tournament's games ``numbers``; return their records and each level's
     decision times in seconds. Module level, so that worker processes can run it."""
-    timings = {level: [] for level in levels}
+    timings: dict[str, list[float]] = {level: [] for level in levels}
     clock = time.perf_counter
     # The pure engine registry: worker processes need no Django settings for it.
-    choose_bot_action = get_rules(game).choose_bot_action
+    # bot_games() lists only games that offer bots.
+    choose_bot_action = cast(BotRulesModule, get_rules(game)).choose_bot_action
 
     def timed_choice(view, level, rng, memory):
         started = clock()
@@ -182,9 +185,10 @@ class Command(BaseCommand):
             disable=True if options["no_progress"] else None,
         )
         stats = TournamentStats(levels)
-        timings = {level: [] for level in levels}
+        timings: dict[str, list[float]] = {level: [] for level in levels}
         started = time.perf_counter()
         try:
+            results: Iterable
             if jobs == 1:
                 results = (
                     play_games(levels, players, seed, blind, chunk, game) for chunk in chunks

@@ -113,6 +113,25 @@ class _Table:
         "spades",
         "tallies",
     )
+    buried: list[tuple[int, int]]
+    collected_ids: tuple[tuple[int, ...], ...] | None
+    counts: list[int]
+    cubes: tuple[tuple[int, ...], ...]
+    current: int | None
+    discard_count: int
+    draw_count: int
+    draw_known: bool
+    estimate: list
+    face_up: list[int]
+    gone: set[int]
+    hidden: list[int]
+    last_round: bool
+    legal: list[dict]
+    phase: str
+    players: int
+    seat: int
+    spades: list[bool]
+    tallies: list[list[int]] | None
 
     @classmethod
     def from_view(cls, view, memory):
@@ -281,7 +300,7 @@ class _Standing:
             return 0
         tallies = list(self.tallies)
         tally = list(tallies[seat])
-        touched = set()
+        touched: set[int] = set()
         for card in cards:
             for index, value in enumerate(_TALLY[card]):
                 tally[index] += value
@@ -339,6 +358,7 @@ def _best_pass(standing, seat, face_up):
         value = _pass_value(standing, seat, taken)
         if best is None or value > best[0]:
             best = (value, index, row)
+    assert best is not None  # _passes yields one option per treasure type
     value, index, row = best
     action = {"action": "pass", "treasure": TREASURES[index], "bury": _bury_choice(row)}
     return action, value
@@ -352,6 +372,7 @@ def _best_keep(standing, seat, face_up):
             value = _pass_value(standing, seat, [keep])
             if best is None or value > best[0]:
                 best = (value, keep)
+    assert best is not None, "a keep needs a rat face up (P14)"
     return best[1]
 
 
@@ -481,6 +502,7 @@ def _denying_bury(table, seat, taken, row):
         key = (threat, -_TOTAL[bury], bury)
         if best is None or key < best[0]:
             best = (key, bury)
+    assert best is not None  # row holds two cards or more here
     return best[1]
 
 

@@ -43,25 +43,26 @@ class Deck:
 
     def __init__(self, cards):
         size = len(cards) + 1
-        self.items = [()] * size
-        self.total = [0] * size
-        self.rat = [False] * size
-        self.skull = [False] * size
-        self._treasures = [{}] * size
+        # Filled as lists, then frozen into the tuples the hot paths index.
+        items: list[tuple[int, ...]] = [()] * size
+        total = [0] * size
+        rat = [False] * size
+        skull = [False] * size
+        treasures: list[dict[str, int]] = [{}] * size
         for raw in cards:
             cid = raw["id"]
             counts = tuple(raw["treasures"].get(name, 0) for name in TREASURES)
-            self.items[cid] = counts
-            self.total[cid] = sum(counts)
-            self.rat[cid] = raw["rat"]
-            self.skull[cid] = raw["skull"]
+            items[cid] = counts
+            total[cid] = sum(counts)
+            rat[cid] = raw["rat"]
+            skull[cid] = raw["skull"]
             # Rebuilt in P1 order so every card dict lists its treasures in P1 order.
-            self._treasures[cid] = {TREASURES[t]: n for t, n in enumerate(counts) if n}
-        self.items = tuple(self.items)
-        self.total = tuple(self.total)
-        self.rat = tuple(self.rat)
-        self.skull = tuple(self.skull)
-        self._treasures = tuple(self._treasures)
+            treasures[cid] = {TREASURES[t]: n for t, n in enumerate(counts) if n}
+        self.items = tuple(items)
+        self.total = tuple(total)
+        self.rat = tuple(rat)
+        self.skull = tuple(skull)
+        self._treasures = tuple(treasures)
         self.ids = tuple(range(1, size))
         self.ids_without_skulls = tuple(cid for cid in self.ids if not self.skull[cid])
         self.shows = tuple(

@@ -37,7 +37,7 @@ def check_deal(players, key, cubes, log):
         )
     draw = list(draw)
     discard = []
-    buried = []  # (round, card) still under a spade
+    buried: list[tuple[int, int]] = []  # (round, card) still under a spade
     reshuffles = 0
     for entry in log:
         # P17: the cards buried in a round that has ended lie on the discard pile.

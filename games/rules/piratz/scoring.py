@@ -56,7 +56,7 @@ def result(state):
     A player's ``cubes`` are listed in the order they were awarded (P1 type order).
     """
     tallies, awards = _score(state.collected, state.cubes)
-    won = [[] for _ in tallies]
+    won: list[list[int]] = [[] for _ in tallies]
     for given in awards:
         for seat, value in given:
             won[seat].append(value)

@@ -53,6 +53,7 @@ def timeout_action(state, standing_order=()):
         key = (sum(_ITEMS[c][index] for c in matching), len(matching))
         if best is None or key > best[0]:
             best = (key, treasure, index)
+    assert best is not None  # one key per treasure type
     _, treasure, index = best
     return _pass(face_up, treasure, index)
 

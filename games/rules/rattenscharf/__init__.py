@@ -27,7 +27,8 @@ from .view import view
 GAME = "rattenscharf"
 NAME = "Rattenscharf"
 PLAYER_COUNTS = (2,)  # R27
-OPTIONS = {}  # R27: nothing but the draw order is hidden, so there is no blind mode
+# R27: nothing but the draw order is hidden, so there is no blind mode.
+OPTIONS: dict[str, bool] = {}
 ROUNDS_TO_ABANDON = 2  # R36: both players missed a whole turn back to back
 
 __all__ = [

@@ -142,9 +142,9 @@ def legal_windows(board):
                 table.add((fx, y, "v"))
     legal.extend(table)
     legal.sort(key=lambda w: (w[1], w[0], w[2]))
-    legal = tuple(legal)
-    board.memo["windows"] = legal
-    return legal
+    windows = tuple(legal)
+    board.memo["windows"] = windows
+    return windows
 
 
 def is_stuck(board, cell):

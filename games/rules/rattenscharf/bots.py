@@ -25,7 +25,7 @@ Levels (``LEVELS``):
   lose the game at the end of a turn).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from games.rules.common import checked_bot_choice
 
@@ -195,6 +195,7 @@ def _careful(table):
         net = gained[seat] - gained[other]
         scored.append(((-net, rats[seat], _distance(action), index), action, rats[seat]))
     scored.sort(key=lambda entry: entry[0])
+    safe: Iterable[tuple]
     if len(table.hand) == 1:
         safe = [entry for entry in scored if entry[2] < RAT_LIMIT]
     else:
@@ -256,7 +257,8 @@ def _strong(table):
         gained, rats = _effect(board.grid, board.rats, *_parts(action))
         first.append((_quick(seat, gained, rats), -_distance(action), -index, action, gained))
     first.sort(key=lambda entry: entry[:3], reverse=True)
-    plans = []  # (cheap value, tie-breaks, first action, board after the plan, net points)
+    # (cheap value, tie-breaks, first action, board after the plan, net points)
+    plans: list[tuple] = []
     if len(table.hand) == 1:
         for value, distance, index, action, gained in first[:STRONG_FULL]:
             net = gained[seat] - gained[1 - seat]
@@ -264,7 +266,7 @@ def _strong(table):
     else:
         # The best first placements of each strip (so both orders are planned), each
         # followed by every placement of the other strip.
-        per_strip = {strip: [] for strip in table.hand}
+        per_strip: dict[int, list[tuple]] = {strip: [] for strip in table.hand}
         for entry in first:
             bucket = per_strip[entry[3]["strip"]]
             if len(bucket) < STRONG_FIRST // 2:
@@ -292,6 +294,7 @@ def _strong(table):
         key = (net + _position(final, seat, table), distance, index)
         if best is None or key > best[0]:
             best = (key, action)
+    assert best is not None  # legal is never empty here, so neither is plans
     return best[1]
 
 

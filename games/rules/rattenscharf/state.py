@@ -36,7 +36,8 @@ class State:
     placements: tuple
     points: tuple
     last_scoring: tuple
-    board: Board = field(default=None, compare=False, repr=False)
+    # None only until __post_init__ derives it from ``placements``.
+    board: Board = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self):
         if self.board is None:

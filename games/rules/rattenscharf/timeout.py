@@ -36,4 +36,5 @@ def timeout_action(state, standing_order=()):
         key = _key(state, seat, action)
         if best is None or key < best[0]:
             best = (key, action)
+    assert best is not None  # the seat to move of an unfinished game has a legal action
     return best[1]
