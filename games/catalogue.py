@@ -54,8 +54,9 @@ class GameSpec:
     revealed_schema: Mapping | None = None
     schema_parts: Mapping[str, Mapping] = field(default_factory=dict)
     # Engine refusals: code -> API code for codes that do not mean "illegal now"
-    # (``invalid``, ``game_not_active``), and code -> sentence for readers of other
-    # languages. Fallbacks: ``illegal_action``; the engine's English message.
+    # (``invalid``, ``game_not_active``), and code -> the sentence players read, in every
+    # language (the engine's message is for developers and logs). Fallbacks:
+    # ``illegal_action``; a general sentence, never the engine's message.
     refusal_codes: Mapping[str, str] = field(default_factory=dict)
     # Sentences may be lazy (gettext_lazy): they are rendered in the reader's language.
     refusal_sentences: Mapping[str, str | Promise] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """Playing: a player's move, and the automatic move when a deadline passes (rules P24, P25)."""
 
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -33,11 +33,14 @@ def _service_code(game: Game, error) -> str:
 
 def _engine_detail(game: Game, error) -> str:
     """The engine's refusal as a sentence in the reader's language: the game's sentence for
-    the code (``GameSpec.refusal_sentences``), else the engine's English message."""
-    details = spec_for(game.game).refusal_sentences
-    if (translation.get_language() or "en").split("-")[0] == "en" or error.code not in details:
-        return str(error)
-    return str(details[error.code])
+    the code (``GameSpec.refusal_sentences``), else a general one.
+
+    Never the engine's own message, in English neither: it speaks in codes and phase names
+    ("bury must be null"), which a player cannot act on."""
+    sentence = spec_for(game.game).refusal_sentences.get(error.code)
+    if sentence is None:
+        return _("That move is not allowed now; nothing was played.")
+    return str(sentence)
 
 
 def do_play_move(game_id, user: User, version: int, action: dict) -> Game:

@@ -10,24 +10,41 @@ CODES = {
     "game_finished": "game_not_active",
 }
 
-# The engine speaks English (its messages name the card at fault); a reader of another
-# language gets the sentence for the refusal's code.
+# The engine speaks English jargon (codes, phase names, "bury must be null"); every reader,
+# English included, gets the sentence for the refusal's code, saying what to do instead.
 SENTENCES = {
     "malformed_action": gettext_lazy(
-        "The action must be an object with exactly the keys its kind needs, of the right "
-        "types (card ids are whole numbers)."
+        "The move is not written the way this game reads it: give exactly what its kind "
+        "needs, with card numbers as whole numbers."
     ),
     "unknown_action": gettext_lazy(
-        "There is no such action; choose reveal, end_turn, pass or resolve_alarm."
+        "There is no such move: you can reveal a card, end your turn, pass, or resolve a rat alert."
     ),
     "unknown_seat": gettext_lazy("There is no such seat in this game."),
     "game_finished": gettext_lazy("The game is over; no move is possible."),
-    "not_your_turn": gettext_lazy("It is not your turn."),
-    "wrong_phase": gettext_lazy("This move is not possible at this point of the turn."),
-    "unknown_treasure": gettext_lazy("That is not a treasure type."),
-    "card_not_face_up": gettext_lazy("The card to bury is not in the face-up row."),
-    "bury_required": gettext_lazy("The face-up row is not empty: choose a card to bury."),
-    "bury_not_allowed": gettext_lazy("The face-up row is empty: there is no card to bury."),
+    "not_your_turn": gettext_lazy("It is not your turn: wait until it is."),
+    "wrong_phase": gettext_lazy(
+        "This move is not possible at this point of your turn: at its start you may reveal "
+        "a card or pass; after a reveal, end your turn or pass; in a rat alert, keep one of "
+        "the two rats."
+    ),
+    "unknown_treasure": gettext_lazy(
+        "That is not a treasure type: name rings, coins, pearls, gems, goblets or shells."
+    ),
+    "card_not_face_up": gettext_lazy(
+        "The card to bury is not left in the face-up row: choose one of the cards still "
+        "lying there."
+    ),
+    "bury_required": gettext_lazy(
+        "Cards are still lying in the face-up row: choose one of them to bury under your spade."
+    ),
+    "bury_not_allowed": gettext_lazy(
+        "No card is left in the face-up row, so there is none to bury: your spade goes down "
+        "on no card."
+    ),
     "not_alarm_rat": gettext_lazy("Keep one of the two rats in the face-up row."),
-    "nothing_to_reveal": gettext_lazy("The draw pile and the discard pile are both empty."),
+    "nothing_to_reveal": gettext_lazy(
+        "The draw pile and the discard pile are both empty, so no card can be revealed: pass "
+        "instead."
+    ),
 }

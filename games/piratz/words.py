@@ -38,7 +38,8 @@ TREASURE_NAMES = {
 }
 PHASE_WORDS = {
     "turn": gettext_lazy("starting a turn"),
-    "decide": gettext_lazy("deciding whether to reveal another card or pass"),
+    # Rules P11: after a reveal only passing or ending the turn is legal, never another reveal.
+    "decide": gettext_lazy("deciding whether to end the turn or pass"),
     "alarm": gettext_lazy("resolving a rat alert"),
 }
 

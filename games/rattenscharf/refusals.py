@@ -9,22 +9,29 @@ CODES = {
     "game_over": "game_not_active",
 }
 
-# The engine speaks English (its messages name the strip or cell at fault); a reader of
-# another language gets the sentence for the refusal's code.
+# The engine speaks English jargon (codes such as "no_contact", cell lists); every reader,
+# English included, gets the sentence for the refusal's code, saying what to do instead.
 SENTENCES = {
     "game_over": gettext_lazy("The game is over; no move is possible."),
-    "not_your_turn": gettext_lazy("It is not your turn."),
+    "not_your_turn": gettext_lazy("It is not your turn: wait until it is."),
     "malformed": gettext_lazy(
         "A placement has exactly the keys action (place), strip, x and y (whole numbers), "
         "orientation (h or v) and flip (true or false)."
     ),
-    "not_in_hand": gettext_lazy("That strip is not in your hand."),
-    "off_table": gettext_lazy("The strip would reach beyond the edge of the table."),
-    "gap": gettext_lazy(
-        "The three fields under the strip are not all at the same height: it would not lie flat."
+    "not_in_hand": gettext_lazy("That strip is not in your hand: lay one of the strips you hold."),
+    "off_table": gettext_lazy(
+        "The strip would reach beyond the edge of the table: lay it further inside."
     ),
-    "exact_cover": gettext_lazy("The strip would lie exactly on top of a single strip."),
+    "gap": gettext_lazy(
+        "The three fields under the strip are not all at the same height, so it would not "
+        "lie flat: choose three fields of one height."
+    ),
+    "exact_cover": gettext_lazy(
+        "The strip would lie exactly on top of a single strip: lay it so that it rests on "
+        "at least two strips."
+    ),
     "no_contact": gettext_lazy(
-        "On the bare table a strip must touch a strip already laid along a side."
+        "On the bare table a strip must touch a strip already laid along a side: lay it "
+        "next to one."
     ),
 }

@@ -101,5 +101,9 @@ def test_the_engines_refusals_are_german_too(game, anna):
     german = move(client, game, 0, "end_turn", HTTP_ACCEPT_LANGUAGE="de")
     assert german.json() == {
         "code": "illegal_action",
-        "detail": "Dieser Zug ist an dieser Stelle des Zuges nicht möglich.",
+        "detail": (
+            "Dieser Zug ist an dieser Stelle deines Zuges nicht möglich: Zu Beginn darfst du "
+            "eine Karte aufdecken oder aussteigen; nach dem Aufdecken deinen Zug beenden oder "
+            "aussteigen; bei einem Rattenalarm eine der beiden Ratten behalten."
+        ),
     }

@@ -237,7 +237,8 @@ def test_well_formed_placements_not_legal_now_are_illegal_action(duel, anna, fie
     client = client_for(anna)
     response = client.post(f"/api/games/{duel.id}/moves/", {"version": 0, **action}, format="json")
     assert response.status_code == 400, response.json()
-    assert response.json() == {"code": "illegal_action", "detail": str(refusal.value)}
+    # In English too the sentence, never the engine's own words (issue 24).
+    assert response.json() == {"code": "illegal_action", "detail": str(SENTENCES[code])}
     # In German, the sentence for the engine's code (games.actions.play: per game, per code).
     german = client.post(
         f"/api/games/{duel.id}/moves/",

@@ -67,7 +67,7 @@ def test_an_illegal_or_unreadable_reply_is_answered_with_why_and_what_now(anna, 
     pipe(build_reply(anna.email, latest_reply_to(anna), f"place {strip} at 5,5 h"))
     refused = OutboundEmail.objects.filter(template="mail_answer").latest("id").rendered()
     assert refused.subject == "Move refused in Rattenscharf with Bert"
-    assert "no_contact" in refused.body_text  # R13, the engine's reason
+    assert "must touch a strip already laid" in refused.body_text  # R13, in words
     assert f"“place {strip} at x,y h” (or v" in refused.body_text
     pipe(build_reply(anna.email, latest_reply_to(anna), f"place {strip} at 5"))
     refused = OutboundEmail.objects.filter(template="mail_answer").latest("id").rendered()

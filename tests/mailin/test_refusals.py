@@ -42,9 +42,9 @@ def test_a_line_that_names_no_move_is_refused_and_can_be_tried_again(duel, anna)
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ("end", "end_turn is not legal in phase turn"),
-        ("pass coins bury 12", "bury must be null"),
-        ("keep 3 bury 4", "resolve_alarm"),
+        ("end", "at its start you may reveal a card or pass"),
+        ("pass coins bury 12", "your spade goes down on no card"),
+        ("keep 3 bury 4", "in a rat alert, keep one of the two rats"),
         ("pass gold", "“gold” is not a treasure type."),
         ("keep", "A card number is missing"),
     ],

@@ -222,7 +222,7 @@ def test_a_stale_or_out_of_turn_placement_is_a_message_not_an_error_page(anna, b
         {"version": "2", "action": "place", "strip": "13", "placement": "2,0,h,0"},
     )
     page = bert_client.get(table_url(game)).content.decode()
-    assert "exact_cover" in messages_of(page)
+    assert "lie exactly on top of a single strip" in messages_of(page)  # R12, in words
     bert_client.post(reverse("games:move", args=[game.id]), {"version": "2", "strip": "13"})
     assert "That move form was incomplete" in messages_of(
         bert_client.get(table_url(game)).content.decode()
