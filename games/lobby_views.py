@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import formats
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -22,7 +21,7 @@ from accounts.preferences import settings_for
 from games import actions, bots, describe, queries, seat_names
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
-from games.models import GameStatus
+from games.models import Game, GameStatus
 from games.movelog import log_to_describe
 from games.replay import ReplayRequest, any_game_page
 
@@ -154,6 +153,14 @@ class CreateGameForm(forms.Form):
         return entries
 
 
+def _created_message(game: Game) -> str:
+    """What the host is told after creating ``game``: invitations went out only if some
+    seat waits for a person; with bots alone every seat has accepted and play has begun."""
+    if game.status == GameStatus.INVITED:
+        return _("The game is created; the invitations are on their way.")
+    return _("The game is created and has begun: the bots took their seats at once.")
+
+
 def _my_games(user):
     """The user's games, those waiting for them first (their turn, then their unanswered
     invitations, soonest deadline first), then other running games, then the rest newest first.
@@ -263,9 +270,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
             except actions.ServiceError as refused:
                 form.add_error(None, refused.detail)
             else:
-                messages.success(
-                    request, _("The game is created; the invitations are on their way.")
-                )
+                messages.success(request, _created_message(game))
                 return redirect("games:game", game_id=game.id)
         status = 400
     zone = settings_for(request.user).zone
@@ -283,7 +288,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "deadline": game.deadline if game.is_active else None,
                 # As the table and the emails say it: with the reader's zone.
                 "deadline_text": describe.format_moment(game.deadline, zone),
-                "created": formats.date_format(game.created_at.astimezone(zone), "DATE_FORMAT"),
+                "created": describe.format_moment(game.created_at, zone),
                 "answer": game.status == GameStatus.INVITED and game.my_accepted_at is None,
                 "has_moves": game.version > 0,
             }

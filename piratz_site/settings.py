@@ -448,7 +448,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Piratz by mail API",
-    "DESCRIPTION": "Play Piratz slowly, by email and over this REST API.",
+    "DESCRIPTION": "Play board games slowly, by email and over this REST API.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Request bodies get components of their own ("…Request"): they may then say

@@ -464,7 +464,8 @@ def _describe_frame(frame: dict, names: Names) -> dict:
         "face_up": frame["face_up"],
         "buried": None
         if buried is None
-        else [{"owner": names.subject(b["seat"]), "card": b["card"]} for b in buried],
+        # "your spade" / "Bert's spade": the reader's own spade is never "You's spade".
+        else [{"spade": names.spade(b["seat"]), "card": b["card"]} for b in buried],
         "unseen": frame["unseen"],
         "cubes": [
             {"treasure": treasure, "name": describe.treasure_heading(treasure), "values": values}

@@ -42,7 +42,7 @@ def test_html_body_is_escaped_and_wrapped_in_the_base_layout(django_capture_on_c
     assert "<p>Hello Tom &amp; Jerry,</p>" in email.body_html
     assert '<a href="https://piratz.example/games/0b5e/">' in email.body_html
     assert "Skull &lt;Bay&gt;" in email.body_html
-    assert "Piratz by mail: Piratz, played slowly." in email.body_html  # from base.html
+    assert "Piratz by mail: board games, played slowly." in email.body_html  # from base.html
 
 
 def test_row_records_template_topic_and_waits_as_pending(django_capture_on_commit_callbacks):

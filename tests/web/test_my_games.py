@@ -251,7 +251,7 @@ def test_games_with_the_same_players_are_told_apart_by_the_day_they_were_created
     Game.objects.filter(id=older.id).update(created_at=datetime(2026, 11, 2, 23, 30, tzinfo=UTC))
     preferences.do_update_settings(anna, {"time_zone": "Europe/Berlin"}, now=newer.created_at)
     body = client_of(anna).get("/games/").content.decode()
-    assert "created Nov. 3, 2026" in body  # the day in Anna's zone (00:30 in Berlin)
+    assert "created Tuesday 3 November, 00:30 CET" in body  # in Anna's zone, as deadlines
     german = client_of(anna)
     german.cookies["django_language"] = "de"
-    assert "angelegt am 3. November 2026" in german.get("/games/").content.decode()
+    assert "angelegt am Dienstag, 3. November, 00:30 CET" in german.get("/games/").content.decode()
