@@ -10,6 +10,7 @@ from core.api.exceptions import SuspendedError
 
 from .languages import activate_for
 from .models import ApiToken
+from .moderators import if_mistaken_sentence
 
 # Recording every use would turn each read into a write; once an hour tells moderators enough.
 _LAST_USED_RESOLUTION = timedelta(hours=1)
@@ -62,12 +63,8 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 def refuse_if_suspended(user) -> None:
     """Raise ``SuspendedError`` (403, code ``suspended``) while ``user``'s suspension runs."""
     if user.is_suspended():
-        raise SuspendedError(
-            _(
-                "A moderator has suspended this account, so it cannot use the API for now. "
-                "If you think that is a mistake, write to the moderators."
-            )
-        )
+        refusal = _("A moderator has suspended this account, so it cannot use the API for now.")
+        raise SuspendedError(f"{refusal} {if_mistaken_sentence()}")
 
 
 class SessionAuthentication(authentication.SessionAuthentication):

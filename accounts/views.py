@@ -3,9 +3,11 @@
 import math
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -24,6 +26,7 @@ from .login_links import (
     safe_next_url,
 )
 from .models import normalize_email
+from .moderators import if_mistaken_sentence
 from .throttling import login_link_wait
 from .unsubscribe import UnsubscribeLinkInvalid, read_unsubscribe_token, settings_url
 
@@ -107,7 +110,12 @@ def login_link(request: HttpRequest, token: str) -> HttpResponse:
         return _link_problem(request, error)
     # Spent above in any case (single use), even by the player signed in already.
     sign_in(request, used.user)
-    return HttpResponseRedirect(used.next_url or "/")
+    if used.next_url:
+        return HttpResponseRedirect(used.next_url)
+    # A link asked for on the login page itself: land where a player's games are, and say
+    # the sign-in worked (the home page gave no word of it).
+    messages.success(request, _("You are signed in as %(name)s.") % {"name": used.user.public_name})
+    return redirect("games:my-games")
 
 
 @require_POST
@@ -119,7 +127,7 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 
 def _link_problem(request: HttpRequest, error: LoginLinkError) -> HttpResponse:
     form = LoginLinkRequestForm(initial={"next": error.next_url})
-    context = {"problem": error.problem.value, "form": form}
+    context = {"problem": error.problem.value, "form": form, "if_mistaken": if_mistaken_sentence()}
     return render(
         request, "accounts/login_link_problem.html", context, status=_PROBLEM_STATUS[error.problem]
     )

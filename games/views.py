@@ -99,7 +99,12 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
         sign_in_for_game(request, seat.user, seat.game_id)
         return redirect("games:game", game_id=seat.game_id)
     others = [s.public_name for s in seat.game.seats.select_related("user") if s != seat]
-    return render(request, "games/enter.html", {"game": seat.game, "others": others})
+    context = {"game": seat.game, "others": others, "link_player": seat.user.public_name}
+    # A forwarded email's link, opened where someone else is signed in: its button would
+    # sign them out, so the page names both and asks first.
+    if request.user.is_authenticated and request.user.pk != seat.user_id:
+        context["signed_in_as"] = request.user.public_name
+    return render(request, "games/enter.html", context)
 
 
 @never_cache

@@ -103,6 +103,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.sign_in_state",
             ],
         },
     },
@@ -373,6 +374,8 @@ LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
 # A game email's link signs in for its game only (accounts.game_scope), for this many days
 # after the email; the session it opens ends after as many days without use.
 GAME_LINK_DAYS = env.int("GAME_LINK_DAYS", 3, min_value=1)
+# Where a suspended or disabled player may write to the moderators (accounts.moderators).
+MODERATORS_CONTACT = env.str("MODERATORS_CONTACT", "")
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
 # Webhooks (docs/webhooks.md): per game, attempts per post, failed posts in a row before

@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 from django.core import signing
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import LoginLink, User
@@ -48,12 +49,14 @@ def test_post_logs_in_a_new_player_and_goes_to_next(client, ask_for_link):
     assert LoginLink.objects.get().used_at is not None
 
 
-def test_post_logs_in_an_existing_player_and_goes_home_without_next(client, player, ask_for_link):
+def test_post_logs_in_an_existing_player_and_goes_to_my_games_without_next(
+    client, player, ask_for_link
+):
     path = ask_for_link(player.email)
 
     response = client.post(path)
 
-    assert response["Location"] == "/"
+    assert response["Location"] == reverse("games:my-games")
     assert logged_in_email(client) == player.email
     assert User.objects.count() == 1
 

@@ -14,11 +14,13 @@ from tests.factories import make_user, start_game
 pytestmark = pytest.mark.browser
 
 
-def test_signing_in_from_the_login_email_lands_on_the_home_page(site, visitors):
+def test_signing_in_from_the_login_email_lands_on_my_games(site, visitors):
     anna = visitors("Anna")
     flows.sign_in(anna, "anna@example.com")
     landed = anna.where  # (redacted: a failed login would stay on its link's page)
-    assert landed == f"{site.url}/"
+    assert landed == f"{site.url}/games/"
+    # The header says who is signed in and offers to log out, on this page as on every one.
+    assert anna.page.get_by_text("Signed in as").count()
     assert anna.page.get_by_role("button", name="Log out").count()
 
 

@@ -77,3 +77,15 @@ def test_the_session_cookie_of_a_login_link_lasts_that_long(
         client, "/games/", anna.email, mailoutbox, django_capture_on_commit_callbacks
     )
     assert client.cookies[settings.SESSION_COOKIE_NAME]["max-age"] == settings.SESSION_COOKIE_AGE
+
+
+def test_a_login_link_without_a_page_lands_on_my_games_and_says_so(
+    anna, mailoutbox, django_capture_on_commit_callbacks
+):
+    client = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/accounts/login/", {"email": anna.email, "next": ""})
+    link = LINK_RE.search(mailoutbox[-1].body).group(1)
+    landed = client.post(link, follow=True)
+    assert landed.redirect_chain == [("/games/", 302)]
+    assert f"You are signed in as {anna.public_name}." in landed.content.decode()
