@@ -120,7 +120,7 @@ class DeliveryQuerySet(models.QuerySet[_RowT]):
                 self.select_for_update(skip_locked=True).values_list("pk", flat=True)[:count]
             )
             if pks:
-                self.model._default_manager.filter(pk__in=pks).update(
+                self.model.objects.filter(pk__in=pks).update(
                     status=DeliveryStatus.SENDING, claimed_at=now
                 )
         return pks
@@ -146,6 +146,9 @@ class DeliveryRow(models.Model):
 
     Status = DeliveryStatus
     DUE_FIELD: ClassVar[str]
+    # Each kind declares its own (a DeliveryQuerySet subclass); the machine reaches rows
+    # of any kind through it.
+    objects: Any
 
     status = models.CharField(
         max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
@@ -261,7 +264,7 @@ class Transport(abc.ABC):
 
     def load(self, pk: Any) -> Any:
         """The row to deliver, with whatever ``deliver`` reads alongside it."""
-        return self.model._default_manager.get(pk=pk)
+        return self.model.objects.get(pk=pk)
 
     def before_recording(self, row: Any) -> None:
         """Runs before the outcome's guarded UPDATE (e.g. to take locks in a fixed order)."""
@@ -276,7 +279,7 @@ def send_one(transport: Transport, pk: Any) -> SendOutcome:
     """Claim row ``pk`` if it is due and ``attempt`` it; ``SKIPPED`` if this caller did not
     win the claim. Safe to call any number of times, concurrently too."""
     claimed_at = timezone.now()
-    if not transport.model._default_manager.claim(pk, claimed_at):  # type: ignore[attr-defined]
+    if not transport.model.objects.claim(pk, claimed_at):
         return SendOutcome.SKIPPED
     return attempt(transport, pk, claimed_at)
 
@@ -361,9 +364,7 @@ def save_outcome(transport: Transport, row: DeliveryRow, claimed_at: datetime) -
         transport.before_recording(row)
         saved = (
             type(row)
-            ._default_manager.filter(
-                pk=row.pk, status=DeliveryStatus.SENDING, claimed_at=claimed_at
-            )
+            .objects.filter(pk=row.pk, status=DeliveryStatus.SENDING, claimed_at=claimed_at)
             .update(**fields)
         )
         if saved == 1:
@@ -380,7 +381,7 @@ def requeue_stuck(transport: Transport, now: datetime) -> int:
     # One guarded UPDATE per row (stuck rows are rare): the claim condition keeps
     # concurrent sweeps from counting an attempt twice, and the hooks run only for the
     # UPDATE that counted.
-    manager: Any = transport.model._default_manager
+    manager = transport.model.objects
     requeued = given_up = 0
     for pk in manager.stuck(now).values_list("pk", flat=True):
         row = transport.load(pk)
@@ -417,7 +418,7 @@ def drain(
     passed (checked before each claim; at least one chunk is tried). Should the soft time
     limit stop it, the claims it has not tried yet are released first.
     """
-    manager: Any = transport.model._default_manager
+    manager = transport.model.objects
     due = manager.due(now).order_by(transport.model.DUE_FIELD, "pk")
     stop_at = None if budget_seconds is None else time.monotonic() + budget_seconds
     outcomes: Counter = Counter()
