@@ -11,16 +11,11 @@ from django.urls import reverse
 
 from accounts.login_links import request_login_link
 from accounts.models import LoginLink
-from games import notify
+from tests.web.game_links import entry_path, site_url  # noqa: F401  (site_url: autouse)
 
 pytestmark = pytest.mark.django_db
 
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
-@pytest.fixture(autouse=True)
-def _site_url(settings):
-    settings.SITE_URL = "http://127.0.0.1:8000"
 
 
 def table_url(game) -> str:
@@ -51,10 +46,6 @@ def open_table(client: Client, game) -> str:
     page = response.content.decode()
     assert 'data-action="reveal"' in page
     return form_token(page)
-
-
-def entry_path(game, user) -> str:
-    return notify.game_entry_url(game, user).removeprefix("http://127.0.0.1:8000")
 
 
 def login_link_path(email: str, mailoutbox, capture, next_url: str = "") -> str:

@@ -14,21 +14,10 @@ from django.utils import timezone
 from accounts.game_scope import SESSION_KEY
 from accounts.login_links import request_login_link
 from accounts.models import LoginLink
-from games import notify
 from tests.factories import start_game
+from tests.web.game_links import SITE, entry_path, site_url  # noqa: F401  (site_url: autouse)
 
 pytestmark = pytest.mark.django_db
-
-SITE = "http://127.0.0.1:8000"
-
-
-@pytest.fixture(autouse=True)
-def _site_url(settings):
-    settings.SITE_URL = SITE
-
-
-def entry_path(game, user) -> str:
-    return notify.game_entry_url(game, user).removeprefix(SITE)
 
 
 def table_url(game) -> str:

@@ -6,21 +6,10 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.game_scope import SESSION_KEY
-from games import notify
 from tests.factories import start_game
+from tests.web.game_links import entry_path, site_url  # noqa: F401  (site_url: autouse)
 
 pytestmark = pytest.mark.django_db
-
-SITE = "http://127.0.0.1:8000"
-
-
-@pytest.fixture(autouse=True)
-def _site_url(settings):
-    settings.SITE_URL = SITE
-
-
-def entry_path(game, user) -> str:
-    return notify.game_entry_url(game, user).removeprefix(SITE)
 
 
 def test_the_header_names_the_signed_in_player_and_offers_to_sign_out(anna):
