@@ -161,6 +161,10 @@ class ApiToken(models.Model):
 
     KEY_PREFIX = "pz_"
 
+    class Meta:
+        verbose_name = "API key"
+        verbose_name_plural = "API keys"
+
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
 

@@ -45,7 +45,12 @@ class Game(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.CharField(max_length=30, default="piratz", help_text="The rules module.")
+    game = models.CharField(
+        max_length=30,
+        default="piratz",
+        verbose_name="kind of game",
+        help_text="Which game is played, by its catalogue name (piratz, rattenscharf).",
+    )
     status = models.CharField(
         max_length=12, choices=GameStatus.choices, default=GameStatus.INVITED, db_index=True
     )
