@@ -83,8 +83,10 @@ def parse_any_game_move(data) -> tuple[int, dict]:
 
 def basic_context(game: Game, seat: int | None, zone) -> dict:
     """The parts every table shows, from the view alone: ``view``, ``players`` (seat,
-    name, is_viewer, is_current, vacation_until), ``current_name``, ``deadline`` (words
-    in ``zone``) and ``bot_plays`` (a bot stands in for the viewer: offer no moves)."""
+    name, is_viewer, is_current, vacation_until), ``current_name``, ``deadline``
+    (words in ``zone``), ``bot_plays`` (a bot stands in for the viewer: offer no moves)
+    and ``bot_to_move`` (a bot plays the seat to move: it moves within moments, so the
+    deadline is no news)."""
     view = game.table_view(seat)
     if view is None:
         return {}
@@ -112,4 +114,5 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
         # While a bot stands in for the viewer, it moves for them: no forms (they take the
         # seat back first, games.views.take_back_seat).
         "bot_plays": any(s.seat == seat and s.bot for s in seats),
+        "bot_to_move": game.is_active and any(s.seat == current and s.bot for s in seats),
     }

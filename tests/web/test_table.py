@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts.models import Vacation
 from games import actions
 from games.describe import Names
-from games.models import Game
+from games.models import Game, Seat
 from games.piratz import table
 from games.piratz.words import describe_table
 from games.rules import piratz
@@ -510,3 +510,75 @@ def test_the_live_refresh_runs_while_the_game_can_change(game, anna, moderator):
     page = page_of(client, game)
     assert script not in page and 'data-status="aborted"' in page
     assert client.get("/static/js/table.js").status_code == 200
+
+
+# --- The board (issue 24): result on top, bot turns, tally, rat alert, the log's recap ----
+
+
+def _reveal_and_end_turns(game, players, turns: int):
+    """Each player in turn reveals one card and ends their turn, ``turns`` times (or
+    until a rat alert), through the actions."""
+    for _ in range(turns):
+        player = players[game.current_seat]
+        game = actions.do_play_move(game.id, player, game.version, {"action": "reveal"})
+        if game.load_state().phase == "alarm":
+            break
+        game = actions.do_play_move(game.id, player, game.version, {"action": "end_turn"})
+    return game
+
+
+def test_a_finished_game_announces_the_result_above_the_board(anna, bert):
+    game = play_to_the_end(start_game([anna, bert], seed=3), [anna, bert])
+    page = page_of(signed_in(anna), game)
+    assert 0 < page.index("data-result") < page.index('class="board"')
+    assert "Winner: " in page or "Winners, sharing the victory: " in page
+    assert "The scoring, treasure by treasure" in page and "cube:" in page
+    # A spade says nothing once the game is over.
+    assert "Spade not placed yet." not in page and "Spade placed." not in page
+
+
+def test_a_bots_turn_says_the_bot_is_about_to_move(game, anna, bert, carla):
+    game = _reveal_and_end_turns(game, [anna, bert, carla], 1)
+    assert game.current_seat == 1
+    Seat.objects.filter(game=game, seat=1).update(bot="careful")  # a stand-in for Bert
+    page = page_of(signed_in(anna), game)
+    assert "the bot is about to move." in page
+    assert "the turn ends" not in page
+
+
+def test_the_score_card_tallies_open_collections_only(anna, bert):
+    for blind in (False, True):
+        game = start_game([anna, bert], blind=blind)
+        game = actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
+        game = _pass_first_card(game, anna, 1)
+        page = page_of(signed_in(bert), game)
+        if blind:
+            assert 'class="tally"' not in page and 'data-tally-seat="0"' not in page
+            assert "Blind mode: who leads for which treasure is yours to remember" in page
+        else:
+            assert 'class="tally"' in page and 'data-tally-seat="0"' in page
+            assert "If the game ended now" in page
+
+
+def test_a_rat_alert_is_a_banner_the_player_to_move_is_told_what_to_do(anna, bert):
+    game = start_game([anna, bert], seed=4)  # Bert's first reveal is the second rat
+    game = _reveal_and_end_turns(game, [anna, bert], 2)
+    assert game.load_state().phase == "alarm" and game.current_seat == 1
+    banner = 'role="alert" tabindex="-1" id="rat-alert"'
+    mover, watcher = page_of(signed_in(bert), game), page_of(signed_in(anna), game)
+    assert banner in mover and "keep one and bury one card." in mover
+    assert banner in watcher and "Bert keeps one and buries one card." in watcher
+
+
+def test_the_log_marks_what_came_since_the_readers_last_turn(anna, bert, carla):
+    players = [anna, bert, carla]
+    game = start_game(players, seed=1)  # no rat alert in the first four reveals
+    game = _reveal_and_end_turns(game, players, 3)  # Anna, Bert, Carla: two moves each
+    page = page_of(signed_in(anna), game)
+    assert page.count('class="log__since"') == 4 and page.count("Since your last turn:") == 1
+    # In the middle of her turn the recap stays the one it began with.
+    game = actions.do_play_move(game.id, anna, game.version, {"action": "reveal"})
+    page = page_of(signed_in(anna), game)
+    assert page.count('class="log__since"') == 4
+    # The newest five lines show; the rest fold away.
+    assert "2 earlier lines" in page
