@@ -18,6 +18,7 @@ from games.rattenscharf import words
 from games.rules.rattenscharf.board import laid_fields
 from games.rules.rattenscharf.engine import RAT_LIMIT
 from games.rules.rattenscharf.preview import previews
+from games.rules.rattenscharf.strips import RAT_SEAT, SPICE_SEAT, START
 from games.table import basic_context
 
 # The page's own words: the move form's directions. Symbols, colours, strips, scoring
@@ -174,6 +175,55 @@ def play_data(view: dict, legal: list[dict], found: list[dict]) -> dict:
     }
 
 
+def legend_symbols() -> list[dict]:
+    """The board's legend: each spice in the data file's order, each rat, the start field
+    (R2), as ``legend.html`` draws them (drawing id and name)."""
+    return [_field(symbol) for symbol in [*SPICE_SEAT, *RAT_SEAT, START]]
+
+
+def bot_mover(game: Game, view: dict) -> dict | None:
+    """Who a bot moves for, when a bot plays the seat to move: ``{"name", "stand_in"}``
+    (a stand-in: the player's name; a bot's own seat: its name and level). Its turn has
+    no countdown worth showing: the bot moves within moments (``games.bots``)."""
+    current = view.get("current_seat")
+    seat = next((s for s in game.seats.all() if s.seat == current), None)
+    if seat is None or not seat.bot:
+        return None
+    if seat.is_stand_in:
+        return {"name": seat.user.public_name, "stand_in": True}
+    return {"name": seat.public_name, "stand_in": False}
+
+
+def result_headline(result: dict, reader_seat: int | None, names) -> str:
+    """A finished game's outcome in one sentence for the top of the table (R23, R26):
+    who won and the two scores, or who lost to the rats."""
+    winners = result["winners"]
+    scores = [player["score"] for player in result["players"]]
+    loser = result.get("rat_loser")
+    if result["reason"] == "rats" and loser is not None:
+        winner = 1 - loser
+        if reader_seat == winner:
+            return _("You won: %(name)s lost to the rats.") % {"name": names.name(loser)}
+        if reader_seat == loser:
+            return _("%(name)s won: you lost to the rats.") % {"name": names.name(winner)}
+        return _("%(winner)s won: %(loser)s lost to the rats.") % {
+            "winner": names.name(winner),
+            "loser": names.name(loser),
+        }
+    if result["reason"] != "complete" or not winners:
+        # Ended another way (a resignation, R37): the ending's words say how.
+        return _("The game is over. Won by: %(winners)s.") % {
+            "winners": ", ".join(names.name(seat) for seat in winners)
+        }
+    if len(winners) > 1:
+        return _("A tie at %(score)d points: the win is shared.") % {"score": scores[0]}
+    [winner] = winners
+    values = {"name": names.name(winner), "high": scores[winner], "low": scores[1 - winner]}
+    if reader_seat == winner:
+        return _("You won, %(high)d to %(low)d points.") % values
+    return _("%(name)s won, %(high)d to %(low)d points.") % values
+
+
 def table_context(game: Game, seat: int | None, zone) -> dict:
     """Everything ``templates/games/rattenscharf/table.html`` draws for the viewer at
     ``seat`` (None: a spectator); empty before the game starts."""
@@ -205,6 +255,11 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         last_scoring=[words.event_text(words.as_event(e)) for e in view["last_scoring"]],
         rat_limit=RAT_LIMIT,
         result=None if view["result"] is None else words.describe_result(view["result"], names),
+        result_headline=""
+        if view["result"] is None
+        else result_headline(view["result"], seat, names),
+        bot_mover=bot_mover(game, view) if active else None,
+        legend=legend_symbols(),
         # The public log in the words of the emails and the replay (automatic placements
         # marked), newest first: a player coming back wants what happened since.
         log=words.describe_moves(log_to_describe(game, seat), names)[::-1],

@@ -18,6 +18,9 @@ CELL = 40  # SVG units per cell
 # Bare cells shown around the occupied ones: a table-level strip can reach 3 cells out
 # (one cell touching the table, two beyond it: R13), so every legal place is on the board.
 MARGIN = 3
+# Where an axis label's baseline sits in its cell. Whole numbers only: the template
+# prints them, and a float would be localised ("26,0" in German) into a broken attribute.
+AXIS_BASELINE = CELL * 13 // 20
 # Heights with their own shade; higher ones share the last.
 SHADES = 4
 _SIDES = ((0, -1, "top"), (1, 0, "right"), (0, 1, "bottom"), (-1, 0, "left"))
@@ -119,11 +122,11 @@ def rattenscharf_layout(board_view: dict) -> dict:
             "height": (max_y - min_y + 1) * CELL,
         },
         "x_axis": [
-            {"value": x, "at": x * CELL + CELL // 2, "y": top + CELL * 0.65}
+            {"value": x, "at": x * CELL + CELL // 2, "y": top + AXIS_BASELINE}
             for x in range(min_x, max_x + 1)
         ],
         "y_axis": [
-            {"value": y, "at": y * CELL + CELL * 0.65, "x": left + CELL // 2}
+            {"value": y, "at": y * CELL + AXIS_BASELINE, "x": left + CELL // 2}
             for y in range(min_y, max_y + 1)
         ],
         "cells": drawn,

@@ -2,7 +2,8 @@
 // The page's JSON (#rs-play-data, games.tables.rattenscharf.play_data) lists the legal
 // placements of each strip in the hand with what each would score; this script marks the
 // legal places for the chosen strip, direction and turn on the board, previews the one
-// chosen, and posts the same form as the lists below it. Clicks: a place once chooses
+// chosen (an outline on the board, the strip as laid and its outcome beside it), and
+// posts the same form as the lists below it. Clicks: a place once chooses
 // it, twice places the strip. Keys on the board: arrows move between the legal places,
 // Enter places, R rotates, F turns the strip round. Without JavaScript the lists do it all.
 (function () {
@@ -17,6 +18,8 @@
   var layer = svg.querySelector("[data-layer]");
   var viewport = svg.closest("[data-board-viewport]");
   var preview = form.querySelector("[data-preview]");
+  var laid = form.querySelector("[data-preview-strip]");
+  var laidFrame = form.querySelector("[data-preview-laid]");
   var placeButton = form.querySelector("[data-place]");
   var lists = document.querySelector("details[data-lists]");
   var chosen = { strip: form.elements.strip.value, orientation: "h", flip: 0, key: null };
@@ -61,22 +64,39 @@
     return places.filter(function (place) { return place.key === key; })[0] || null;
   }
 
+  // The chosen place on the board: an outline of the strip's three cells and nothing
+  // over them, so the fields it would cover stay readable; what it would show there is
+  // drawn beside the board (drawLaid), next to the preview's words.
   function drawGhost(place) {
     var old = layer.querySelector(".rs-ghost");
     if (old) old.remove();
     if (!place) return;
     var ghost = svgElement("g", { "class": "rs-ghost", "aria-hidden": "true" });
     var dx = chosen.orientation === "h" ? 1 : 0, dy = 1 - dx;
-    fieldsLaid().forEach(function (field, i) {
-      var left = (place.x + i * dx) * SIZE, top = (place.y + i * dy) * SIZE;
-      ghost.appendChild(svgElement("rect", { x: left, y: top, width: SIZE, height: SIZE, "class": "rs-ghost__ground" }));
-      ghost.appendChild(svgElement("use", { href: "#" + field.id, x: left, y: top, width: SIZE, height: SIZE }));
-    });
     ghost.appendChild(svgElement("rect", {
       x: place.x * SIZE, y: place.y * SIZE, width: SIZE * (1 + 2 * dx), height: SIZE * (1 + 2 * dy),
       "class": "rs-ghost__outline" + (place.outcome[4] ? " rs-ghost__outline--loses" : ""),
     }));
     layer.insertBefore(ghost, layer.firstChild);
+  }
+
+  // The strip as it would lie (across or down, turned or not), outside the board.
+  function drawLaid(place) {
+    if (!laid) return;
+    laid.textContent = "";
+    laidFrame.hidden = !place;
+    if (!place) return;
+    var across = chosen.orientation === "h";
+    laid.setAttribute("viewBox", across ? "0 0 120 40" : "0 0 40 120");
+    laid.classList.toggle("rs-laid--down", !across);
+    fieldsLaid().forEach(function (field, i) {
+      var left = across ? i * 40 : 0, top = across ? 0 : i * 40;
+      laid.appendChild(svgElement("rect", { x: left, y: top, width: 40, height: 40, "class": "rs-ground rs-h1" }));
+      laid.appendChild(svgElement("use", { href: "#" + field.id, x: left, y: top, width: 40, height: 40 }));
+    });
+    laid.appendChild(svgElement("rect", {
+      x: 1, y: 1, width: across ? 118 : 38, height: across ? 38 : 118, "class": "rs-strip__outline",
+    }));
   }
 
   function describe(place) {
@@ -107,6 +127,7 @@
       if (on && focus) { target.focus({ preventScroll: true }); keepInView(target); }
     });
     drawGhost(place);
+    drawLaid(place);
     form.elements.strip.value = chosen.strip;
     form.elements.placement.value = place ? [place.x, place.y, chosen.orientation, chosen.flip].join(",") : "";
     placeButton.disabled = !place;

@@ -1,8 +1,10 @@
 // The Rattenscharf board's zoom (templates/games/rattenscharf/board.html): buttons and the
 // + and - keys scale the board inside its scrolling frame, keeping the middle of the
 // frame in view. Panning is the frame's own scrolling (touch, wheel, scroll bars, keys).
-// The board's normal width is set here from its data-columns (a style attribute would be
-// refused by the Content-Security-Policy); without JavaScript the board fits its frame.
+// The board's normal size comes from its data-columns and data-rows, set here as CSS
+// variables (a style attribute would be refused by the Content-Security-Policy): the
+// stylesheet fits the whole board into its frame with cells no smaller than a readable
+// minimum; without JavaScript the board fits its frame's width.
 (function () {
   "use strict";
   var STEP = 1.25, MIN = 0.5, MAX = 3;
@@ -14,6 +16,7 @@
     var controls = board.querySelector("[data-zoom-controls]");
     var zoom = 1;
     board.style.setProperty("--rs-columns", board.dataset.columns);
+    board.style.setProperty("--rs-rows", board.dataset.rows);
 
     function zoomBy(factor) {
       var next = Math.min(MAX, Math.max(MIN, zoom * factor));

@@ -77,7 +77,7 @@ def test_the_board_is_drawn_for_both_seats_and_a_spectator(anna, bert, moderator
     for user, you in ((anna, "Anna (you)"), (bert, "Bert (you)"), (moderator, None)):
         page = page_of(signed_in(user), game)
         assert "<title>Rattenscharf with Anna, Bert" in page
-        assert "<h1>Rattenscharf with Anna, Bert</h1>" in page
+        assert re.search(r"<h1[^>]*>Rattenscharf with Anna, Bert</h1>", page)
         for cell in view["cells"]:
             label = f"({cell['x']}, {cell['y']}): {words.symbol_name(cell['symbol'])}"
             assert f"<title>{label}, height {cell['height']}</title>" in page
@@ -421,3 +421,100 @@ def test_a_final_score_of_1_is_1_point(anna, bert, monkeypatch):
     page = page_of(signed_in(anna), game)
     assert "Bert (green): 1 point (0 from placements, 1 from the final scoring)" in page
     assert not re.search(r"\b1 points\b", page)
+
+
+# --- The table on one screen (issue 24) ----------------------------------------------------
+
+
+def test_each_spice_has_its_own_shape_and_the_legend_names_it(anna, bert):
+    """Spices differ by more than a shade: each spice's drawing holds its own silhouette
+    (a distinct ``rs-shape-`` symbol with its own drawing), and the table's legend shows
+    every spice, rat and the start field with its drawing and its name."""
+    symbols = render_to_string("games/rattenscharf/symbols.html")
+    spices = [s for s in {f for fields in STRIPS.values() for f in fields} if ":" in s]
+    spices = [s for s in spices if not s.endswith(":rat")]
+    assert len(spices) == 8
+    shapes = {}
+    for spice in spices:
+        drawing = re.search(
+            rf'<symbol id="{rs_table.symbol_id(spice)}"[^>]*>(.*?)</symbol>', symbols
+        )
+        [shape] = re.findall(r'<use href="#(rs-shape-[a-z]+)"/>', drawing.group(1))
+        shapes[spice] = shape
+    assert len(set(shapes.values())) == 8, shapes
+    paths = {
+        re.search(rf'<symbol id="{shape}"[^>]*>(.*?)</symbol>', symbols).group(1)
+        for shape in shapes.values()
+    }
+    assert len(paths) == 8
+    page = page_of(signed_in(anna), rattenscharf_game(anna, bert))
+    legend = page[page.index("data-legend") : page.index("</ul>", page.index("data-legend"))]
+    for symbol in [*spices, "red:rat", "green:rat", "start"]:
+        assert f'<li data-symbol="{symbol}">' in legend
+        assert (
+            f'<use href="#{rs_table.symbol_id(symbol)}"/></svg> {words.symbol_name(symbol)}'
+            in legend
+        )
+
+
+def test_a_bots_turn_says_the_bot_is_about_to_move_with_no_countdown(anna, bert):
+    """A bot moves within moments (games.bots): its turn shows no deadline."""
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0))
+    seat = game.seats.get(seat=1)
+    seat.bot = "careful"
+    seat.save(update_fields=["bot"])
+    page = page_of(signed_in(anna), game)
+    assert "Turn 2: <strong>Bert's bot</strong> is about to move." in page
+    assert "the turn ends" not in page
+    # A bot's own seat: its name and level.
+    seat.user = None
+    seat.save(update_fields=["user"])
+    page = page_of(signed_in(anna), game)
+    assert "Turn 2: <strong>Calico Jack (careful bot)</strong> is about to move." in page
+    assert "the turn ends" not in page
+    # A person's turn keeps its deadline.
+    seat.user, seat.bot = bert, ""
+    seat.save(update_fields=["user", "bot"])
+    assert "the turn ends" in page_of(signed_in(anna), game)
+
+
+def test_a_finished_game_announces_the_result_first(anna, bert):
+    """R24-R26: the result (winner, both scores, how they were scored) comes before the
+    board, for each reader in their own words."""
+    game = rattenscharf_game(anna, bert, seed=1)
+    while game.is_active:
+        game = play(game, [anna, bert], rs.timeout_action(game.load_state()))
+    result = rs.view(game.load_state(), None)["result"]
+    [winner] = result["winners"]  # seed 1 ends with one winner
+    high, low = result["players"][winner]["score"], result["players"][1 - winner]["score"]
+    pages = {user: page_of(signed_in(user), game) for user in (anna, bert)}
+    won, lost = (anna, bert) if winner == 0 else (bert, anna)
+    assert f"<strong>You won, {high} to {low} points.</strong>" in pages[won]
+    name = "Anna" if winner == 0 else "Bert"
+    assert f"<strong>{name} won, {high} to {low} points.</strong>" in pages[lost]
+    for page in pages.values():
+        top = page.index("data-result")
+        assert top < page.index('id="status-heading"') < page.index("data-board")
+        assert page.index("from the final scoring") < page.index("data-board")
+
+
+def test_result_headlines_for_rats_and_ties():
+    names = describe.Names(["Anna", "Bert"], 0)
+    players = [{"score": 5}, {"score": 5}]
+    tie = {"reason": "complete", "winners": [0, 1], "players": players}
+    assert rs_table.result_headline(tie, 0, names) == "A tie at 5 points: the win is shared."
+    rats = {"reason": "rats", "rat_loser": 1, "winners": [0], "players": players}
+    assert rs_table.result_headline(rats, 0, names) == "You won: Bert lost to the rats."
+    assert rs_table.result_headline(rats, 1, names) == "Anna won: you lost to the rats."
+    assert rs_table.result_headline(rats, None, names) == "Anna won: Bert lost to the rats."
+
+
+def test_the_board_draws_in_german_with_whole_number_coordinates():
+    """Attributes are whole numbers: a float would be localised ("26,0") and break them."""
+    from django.utils import translation
+
+    board = {"cells": [{"x": 0, "y": 0, "height": 1, "strip": 0, "symbol": "start"}]}
+    with translation.override("de"):
+        html = render_to_string("games/rattenscharf/board.html", {"board_view": board})
+    attributes = re.findall(r' (?:x|y|width|height)="([^"]*)"', html)
+    assert attributes and all(re.fullmatch(r"-?\d+", value) for value in attributes), attributes
