@@ -286,6 +286,10 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),
                 "deadline": game.deadline if game.is_active else None,
+                # A bot's turn has a deadline minutes away (games.bots.bot_deadline) that
+                # means nothing to a reader: the list says the bot is about to move.
+                "bot_to_move": game.is_active
+                and any(s.seat == game.current_seat and s.bot for s in seats),
                 # As the table and the emails say it: with the reader's zone.
                 "deadline_text": describe.format_moment(game.deadline, zone),
                 "created": describe.format_moment(game.created_at, zone),

@@ -16,16 +16,33 @@ from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.forms import LoginLinkRequestForm
 from accounts.game_scope import sign_in_for_game
 from accounts.preferences import settings_for
-from games import actions, notify, queries, seat_names, table
-from games.models import Game, GameStatus
+from games import actions, notify, presence, queries, seat_names, table
+from games.actions.invitations import player_counts_text
+from games.catalogue import all_specs
+from games.describe import format_moment
+from games.models import Game, GameStatus, Seat
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """What the service is, and (when logged in) the visitor's games."""
+    """What the service is (the games of the catalogue), and (when logged in) the
+    visitor's games."""
     games = []
     if request.user.is_authenticated:
         games = queries.games_of(request.user)[:50]
-    return render(request, "games/home.html", {"games": games})
+    return render(request, "games/home.html", {"games": games, "games_offered": _games_offered()})
+
+
+def _games_offered() -> str:
+    """The catalogue's games in one phrase: "Piratz (2 to 4 players) and Rattenscharf (2
+    players)", so the home page introduces every game the service offers, not one."""
+    names = [
+        _("%(game)s (%(counts)s players)")
+        % {"game": spec.name, "counts": player_counts_text(spec.rules)}
+        for spec in all_specs()
+    ]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
 
 
 # HEAD like GET: mail scanners check links with it, and a 405 looks like a broken link.
@@ -133,7 +150,13 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         "table": table.table_context(game, seat, zone),
         "table_template": table.template_for(game),
         "refresh_every_seconds": REFRESH_EVERY_SECONDS,
+        # The waiting page (games/_waiting.html): when the invitations expire, as the
+        # table says its deadline (the reader's zone), and whether that moment has passed.
+        "invitation_expires": format_moment(game.invitation_expires_at, zone),
+        "invitation_expired": game.invitation_has_expired(timezone.now()),
     }
+    if seat is not None and game.is_active:
+        presence.mark_live(game.id, seat)  # the player is at the table: games.presence
     stand_in = next((s for s in seats if s.seat == seat and s.is_stand_in), None)
     if stand_in is not None and game.is_active:
         # A bot stands in for the reader: the page offers their seat back (one click).
@@ -216,18 +239,26 @@ def _refusal_message(refused: actions.ServiceError) -> str:
 def game_version(request: HttpRequest, game_id) -> JsonResponse:
     """``{"version": n, "status": "active"}`` for an open table's live refresh (static/js/table.js).
 
-    One indexed query (the game's primary key, joined to the reader's seat for players),
-    never cached. The same access as the table: 404 for outsiders and missing games, 401
-    (not a login redirect: a script asks) for anonymous visitors.
+    One indexed query (the reader's seat joined to its game; staff without a seat: the
+    game's primary key), never cached. The same access as the table: 404 for outsiders
+    and missing games, 401 (not a login redirect: a script asks) for anonymous visitors.
+    Only a visible tab asks, so a player's asking marks their seat live (``games.presence``:
+    their turn email waits while they are at the table).
     """
     user = request.user
     if not user.is_authenticated:
         return JsonResponse({"code": "not_authenticated"}, status=401)
-    games = Game.objects.filter(id=game_id)
-    if not user.is_staff:
-        games = games.filter(seats__user=user)
-    row = games.values("version", "status").first()
-    if row is None:
+    seat = (
+        Seat.objects.filter(game_id=game_id, user=user)
+        .values("seat", "game__version", "game__status")
+        .first()
+    )
+    if seat is not None:
+        if seat["game__status"] == GameStatus.ACTIVE:
+            presence.mark_live(game_id, seat["seat"])
+        return JsonResponse({"version": seat["game__version"], "status": seat["game__status"]})
+    row = Game.objects.filter(id=game_id).values("version", "status").first()
+    if row is None or not user.is_staff:
         return JsonResponse({"code": "not_found"}, status=404)
     return JsonResponse(row)
 

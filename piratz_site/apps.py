@@ -1,6 +1,8 @@
-"""The admin's app configuration: Django's admin, served by the moderators' own site."""
+"""The admin's app configurations: Django's admin, served by the moderators' own site, and
+the moderators' second factor under a readable name."""
 
 from django.contrib.admin.apps import AdminConfig
+from django_otp.plugins.otp_totp.apps import DefaultConfig as TotpConfig
 
 
 class ModeratorAdminConfig(AdminConfig):
@@ -11,3 +13,10 @@ class ModeratorAdminConfig(AdminConfig):
     """
 
     default_site = "piratz_site.admin_site.ModeratorAdminSite"
+
+
+class TotpDevicesConfig(TotpConfig):
+    """``django_otp.plugins.otp_totp`` under a heading moderators can read: the admin
+    showed its label, "OTP_TOTP". Same name and label, so its models and migrations stay."""
+
+    verbose_name = "Two-factor devices (TOTP)"

@@ -123,8 +123,10 @@ def piratz_hints(view: dict) -> list[str]:
     pass or a kept rat buries one of the cards left face up, and must, or buries none when
     none is left (rules P13; ``games.rules.piratz.engine._check_bury``): so a treasure is
     written either ``pass <treasure>`` or ``pass <treasure> bury <card>``, depending on
-    what its own pass leaves. Treasures that leave the same cards share a line; cards are
-    numbered and ordered as the table's face-up row shows them.
+    what its own pass leaves. Passes are one line saying the form(s) and what a pass does,
+    then one line per set of bury choices that *starts* with its treasures (``Rings,
+    pearls or shells: bury 12 or 44, as in “pass rings bury 12”``), so lines that differ
+    differ at once (issue 24). Cards are numbered and ordered as the face-up row shows them.
     """
     legal = view["legal_actions"]
     kinds = {action["action"] for action in legal}
@@ -133,40 +135,13 @@ def piratz_hints(view: dict) -> list[str]:
         hints.append(_("“reveal”: turn up the top card of the draw pile"))
     if "end_turn" in kinds:
         hints.append(_("“end”: end your turn"))
-    # Treasure -> its bury choices, then the treasures sharing a tuple of choices.
-    buries_of: dict[str, list] = {}
-    for action in legal:
-        if action["action"] == "pass":
-            buries_of.setdefault(action["treasure"], []).append(action["bury"])
-    groups: dict[tuple, list[str]] = {}
-    for treasure, buries in buries_of.items():
-        groups.setdefault(tuple(buries), []).append(treasure)
-    for choices, treasures in groups.items():
-        names = ", ".join(treasure_name(treasure) for treasure in treasures)
-        cards = _card_list(choices)
-        if None in choices:
-            hints.append(
-                _(
-                    "“pass <treasure>”: take that treasure's cards; no face-up card is "
-                    "left, so you bury none (treasures: %(names)s)"
-                )
-                % {"names": names}
-            )
-        if cards:
-            hints.append(
-                _(
-                    "“pass <treasure> bury <card>”: take that treasure's cards; you must "
-                    "then bury one of the cards left face up (treasures: %(names)s; "
-                    "cards: %(cards)s)"
-                )
-                % {"names": names, "cards": cards}
-            )
+    hints += _pass_hints(legal)
     alarms: dict[int, list] = {}
     for action in legal:
         if action["action"] == "resolve_alarm":
             alarms.setdefault(action["keep"], []).append(action["bury"])
     for keep, buries in sorted(alarms.items()):
-        cards = _card_list(buries)
+        cards = _either([str(card) for card in buries if card is not None])
         if None in buries:
             hints.append(
                 _("“keep %(keep)d”: keep rat %(keep)d; no face-up card is left, so you bury none")
@@ -174,12 +149,73 @@ def piratz_hints(view: dict) -> list[str]:
             )
         if cards:
             hints.append(
-                _("“keep %(keep)d bury <card>”: keep rat %(keep)d (cards to bury: %(cards)s)")
+                _("“keep %(keep)d bury <card>”: keep rat %(keep)d, then bury %(cards)s")
                 % {"keep": keep, "cards": cards}
             )
     return hints
 
 
-def _card_list(buries) -> str:
-    """The card numbers among ``buries`` (``None``: no card), in their order: ``"12, 17"``."""
-    return ", ".join(str(card) for card in buries if card is not None)
+def _pass_hints(legal: list[dict]) -> list[str]:
+    """The pass lines of ``piratz_hints``: the form and what it does once, then a line per
+    set of bury choices, treasures first (P1 order), each with one move to copy."""
+    buries_of: dict[str, list] = {}
+    for action in legal:
+        if action["action"] == "pass":
+            buries_of.setdefault(action["treasure"], []).append(action["bury"])
+    if not buries_of:
+        return []
+    # Treasures sharing a tuple of choices; a pass leaving no card has the one choice None.
+    groups: dict[tuple, list[str]] = {}
+    for treasure, buries in buries_of.items():
+        groups.setdefault(tuple(buries), []).append(treasure)
+    with_none = any(None in choices for choices in groups)
+    with_card = any(card is not None for choices in groups for card in choices)
+    if not with_none:
+        header = _(
+            "“pass <treasure> bury <card>”: take the face-up cards showing that treasure, "
+            "then bury one of the cards left face up under your spade."
+        )
+    elif not with_card:
+        header = _(
+            "“pass <treasure>”: take the face-up cards showing that treasure; no card is "
+            "left face up, so you bury none."
+        )
+    else:
+        header = _(
+            "“pass <treasure> bury <card>”: take the face-up cards showing that treasure, "
+            "then bury one of the cards left face up under your spade, or write just "
+            "“pass <treasure>” when none is left."
+        )
+    # The choices differ by treasure, or (one group: every treasure) do not.
+    hints = [f"{header} {_('By treasure:') if len(groups) > 1 else _('Any treasure:')}"]
+    for choices, treasures in groups.items():
+        names = _either([treasure_name(treasure) for treasure in treasures])
+        names = names[:1].upper() + names[1:]
+        first = treasure_name(treasures[0])
+        cards = [card for card in choices if card is not None]
+        if None in choices:
+            line = (
+                _("%(treasures)s: bury none, as in “%(move)s”")
+                if len(treasures) > 1
+                else _("%(treasures)s: bury none, so write “%(move)s”")
+            )
+            move = _("pass %(treasure)s") % {"treasure": first}
+            hints.append(line % {"treasures": names, "move": move})
+        if cards:
+            line = (
+                _("%(treasures)s: bury %(cards)s, as in “%(move)s”")
+                if len(treasures) > 1 or len(cards) > 1
+                else _("%(treasures)s: bury %(cards)s, so write “%(move)s”")
+            )
+            move = _("pass %(treasure)s bury %(card)d") % {"treasure": first, "card": cards[0]}
+            either = _either([str(card) for card in cards])
+            hints.append(line % {"treasures": names, "cards": either, "move": move})
+    return hints
+
+
+def _either(items: list[str]) -> str:
+    """``items`` as alternatives in the active language: ``"12"``, ``"12 or 44"``,
+    ``"rings, pearls or shells"``; ``""`` for none."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(some)s or %(last)s") % {"some": ", ".join(items[:-1]), "last": items[-1]}

@@ -34,8 +34,11 @@ def test_browser_seeds_reach_the_game_and_the_finished_game_verifies(site, visit
     bert.scanners.append(HiddenInformationScan(game.id, 1))
     bert.open(site.link_in_last_email(bert_user.email, flows.INVITATION_LINK))
     field = bert.page.locator("input[data-client-seed]")
-    assert RANDOM_SEED.match(field.input_value())
+    assert RANDOM_SEED.match(field.input_value())  # filled while still folded away
     assert field.input_value() != host_seed
+    # The commitment and the field are folded under "Checkable shuffle (optional)".
+    assert not field.is_visible()
+    bert.page.get_by_text("Checkable shuffle (optional)").click()  # opens, no navigation
     field.fill("bert-chose-this")
     assert bert.page.get_by_text(game.seed_commitment).count()
     bert.assert_no_horizontal_scroll()

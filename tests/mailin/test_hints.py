@@ -1,7 +1,9 @@
 """The answer's "what you may write now" lines for Piratz: only legal moves, every legal move.
 
-Each hint is read as a player reads it: the form in “…”, ``<treasure>`` and ``<card>``
-filled in from the lists in its closing parentheses, the line parsed by mailin's parser.
+Each hint is read as a player reads it and the lines it gives are parsed by mailin's parser:
+a line starting with a form in “…” is that form, ``<card>`` filled from its "bury 1 or 2";
+the pass line's forms are filled, ``<treasure>`` and ``<card>``, by the treasure lines
+under it, each starting with its treasures (issue 24: lines that differ differ at once).
 """
 
 import random
@@ -22,33 +24,62 @@ from tests.rules.conftest import _stage
 from .conftest import build_reply, latest_reply_to, pipe
 
 FORM = re.compile(r"^“([^”]*)”")
-LISTS = re.compile(r"\(([^()]*)\)$")
-LABELS = {"treasures": "<treasure>", "cards": "<card>", "cards to bury": "<card>"}
+QUOTED = re.compile(r"“([^”]*)”")
+ALTERNATIVES = re.compile(r", | or ")
+CARDS = r"\d+(?:(?:, | or )\d+)*"
+# "Rings, pearls or shells: bury 12 or 44, as in “pass rings bury 12”"
+GROUP = re.compile(
+    rf"^([A-Z][a-z]*(?:(?:, | or )[a-z]+)*): bury (none|{CARDS}), (?:as in|so write) “([^”]*)”$"
+)
+KEEP_CARDS = re.compile(rf", then bury ({CARDS})$")
+PASS_FORMS = {"pass <treasure>", "pass <treasure> bury <card>"}
 
 
-def written_moves(hint: str) -> list[str]:
-    """Every line a player may write from ``hint``, placeholders filled from its lists."""
-    form = FORM.match(hint)
-    assert form is not None, hint
-    values = {}
-    lists = LISTS.search(hint)
-    for part in lists.group(1).split("; ") if lists else ():
-        label, _, items = part.partition(": ")
-        if label in LABELS:
-            values[LABELS[label]] = items.split(", ")
-    lines = [form.group(1)]
-    for placeholder, items in values.items():
-        assert placeholder in form.group(1), hint
-        lines = [line.replace(placeholder, item) for line in lines for item in items]
-    for line in lines:
-        assert "<" not in line and "-" not in line, hint  # every placeholder filled
-    return lines
+def written_moves(hints: list[str]) -> list[str]:
+    """Every line a player may write from ``hints`` (English), placeholders filled."""
+    moves: list[str] = []
+    pass_forms: list[str] = []  # the pass line's forms, for the treasure lines under it
+    used: set[str] = set()
+    for hint in hints:
+        group = GROUP.match(hint)
+        if group is not None:
+            names, cards, example = group.groups()
+            form = "pass <treasure>" if cards == "none" else "pass <treasure> bury <card>"
+            assert form in pass_forms, hint  # said by the pass line above
+            used.add(form)
+            names = names[:1].lower() + names[1:]  # "Rings, pearls or shells"
+            lines = [form.replace("<treasure>", name) for name in ALTERNATIVES.split(names)]
+            if cards != "none":
+                lines = [
+                    line.replace("<card>", card)
+                    for line in lines
+                    for card in ALTERNATIVES.split(cards)
+                ]
+            assert example in lines, hint  # the move to copy is one of them
+        else:
+            form = FORM.match(hint)
+            assert form is not None, hint
+            if "<treasure>" in form.group(1):
+                assert not pass_forms, hint  # one pass line
+                pass_forms = QUOTED.findall(hint)
+                assert set(pass_forms) <= PASS_FORMS, hint
+                continue
+            lines = [form.group(1)]
+            if "<card>" in form.group(1):
+                cards = KEEP_CARDS.search(hint)
+                assert cards is not None, hint
+                lines = [lines[0].replace("<card>", card) for card in ALTERNATIVES.split(cards[1])]
+        for line in lines:
+            assert "<" not in line and "-" not in line, hint  # every placeholder filled
+        moves += lines
+    assert used == set(pass_forms), hints  # no form shown that no treasure may use
+    return moves
 
 
 def hinted_actions(view: dict) -> list[dict]:
     with translation.override("en"):
         hints = piratz_hints(view)
-    return [parse_move(line, "piratz") for hint in hints for line in written_moves(hint)]
+    return [parse_move(line, "piratz") for line in written_moves(hints)]
 
 
 def as_set(actions) -> set[tuple]:
@@ -64,19 +95,20 @@ def test_a_pass_that_takes_the_only_face_up_card_is_hinted_without_bury():
     assert {"action": "pass", "treasure": "gems", "bury": 44} not in legal
     with translation.override("en"):
         hints = piratz_hints(view)
-    moves = [line for hint in hints for line in written_moves(hint)]
+    moves = written_moves(hints)
     assert "pass gems" in moves and "pass goblets" in moves
     assert "pass gems bury 44" not in moves and "pass goblets bury 44" not in moves
     assert "pass rings bury 44" in moves and "pass rings" not in moves
-    # One line per set of bury choices, saying whether a card must be buried.
-    pass_hints = [hint for hint in hints if hint.startswith("“pass")]
-    assert len(pass_hints) == 2  # in P1 order of their first treasure
-    burying, plain = pass_hints
-    assert burying.startswith("“pass <treasure> bury <card>”:")
-    assert "(treasures: rings, coins, pearls, shells; cards: 44)" in burying
-    assert plain.startswith("“pass <treasure>”:") and "(treasures: gems, goblets)" in plain
-    assert "bury none" in plain
-    assert "must" in burying
+    # The pass said once, with both forms; then a line per set of bury choices, treasures
+    # first, in P1 order of their first treasure.
+    assert hints == [
+        "“end”: end your turn",
+        "“pass <treasure> bury <card>”: take the face-up cards showing that treasure, then "
+        "bury one of the cards left face up under your spade, or write just “pass <treasure>” "
+        "when none is left. By treasure:",
+        "Rings, coins, pearls or shells: bury 44, as in “pass rings bury 44”",
+        "Gems or goblets: bury none, as in “pass gems”",
+    ]
     assert as_set(hinted_actions(view)) == as_set(legal)
 
 
@@ -86,23 +118,57 @@ def test_passes_leaving_different_cards_get_one_line_each():
     state = _stage(2, face_up=(12, 44), phase="decide")
     view = piratz.view(state, 0)
     with translation.override("en"):
-        hints = [hint for hint in piratz_hints(view) if hint.startswith("“pass")]
-    assert [LISTS.search(hint).group(1) for hint in hints] == [
-        "treasures: rings, pearls, shells; cards: 12, 44",
-        "treasures: coins; cards: 44",
-        "treasures: gems, goblets; cards: 12",
+        hints = piratz_hints(view)
+    assert hints[1].startswith("“pass <treasure> bury <card>”: take the face-up cards")
+    assert hints[1].endswith("under your spade. By treasure:")
+    assert hints[2:] == [
+        "Rings, pearls or shells: bury 12 or 44, as in “pass rings bury 12”",
+        "Coins: bury 44, so write “pass coins bury 44”",
+        "Gems or goblets: bury 12, as in “pass gems bury 12”",
     ]
     assert as_set(hinted_actions(view)) == as_set(view["legal_actions"])
+
+
+@pytest.mark.parametrize(
+    "stage",
+    [
+        {"face_up": (12, 44), "phase": "decide"},  # the reported three pass groups
+        {"face_up": (44,), "phase": "decide"},
+        {"face_up": ()},
+        {"face_up": (1, 44, 2), "phase": "alarm"},
+    ],
+)
+def test_german_hints_differ_in_their_first_words(stage):
+    # Issue 24: three pass lines that differed only in a closing bracket read as one line
+    # three times. Each line now says what sets it apart first.
+    view = piratz.view(_stage(2, **stage), 0)
+    with translation.override("de"):
+        hints = piratz_hints(view)
+    assert len(set(hints)) == len(hints), hints
+    assert len({hint[:20] for hint in hints}) == len(hints), hints
+    if stage["face_up"] == (12, 44):
+        assert hints[2:] == [
+            "Ringe, Perlen oder Muscheln: 12 oder 44 verbuddeln, etwa „aussteigen Ringe "
+            "verbuddeln 12“",
+            "Münzen: 44 verbuddeln, also „aussteigen Münzen verbuddeln 44“",
+            "Edelsteine oder Kelche: 12 verbuddeln, etwa „aussteigen Edelsteine verbuddeln 12“",
+        ]
+        for hint in hints[2:]:  # each move to copy is one the reply grammar reads
+            move = hint.rsplit("„", 1)[1].rstrip("“")
+            assert parse_move(move, "piratz")["action"] == "pass", move
 
 
 def test_an_empty_row_hints_passes_without_bury():
     view = piratz.view(_stage(2, face_up=()), 0)
     with translation.override("en"):
         hints = piratz_hints(view)
-    assert hints[0].startswith("“reveal”")
-    assert hints[1].startswith("“pass <treasure>”:")
-    assert "(treasures: rings, coins, pearls, gems, goblets, shells)" in hints[1]
-    assert len(hints) == 2
+    assert hints == [
+        "“reveal”: turn up the top card of the draw pile",
+        "“pass <treasure>”: take the face-up cards showing that treasure; no card is left "
+        "face up, so you bury none. Any treasure:",
+        "Rings, coins, pearls, gems, goblets or shells: bury none, as in “pass rings”",
+    ]
+    assert as_set(hinted_actions(view)) == as_set(view["legal_actions"])
 
 
 def test_a_rat_alert_hints_each_rat_with_the_cards_left_to_bury():
@@ -112,8 +178,8 @@ def test_a_rat_alert_hints_each_rat_with_the_cards_left_to_bury():
     with translation.override("en"):
         hints = piratz_hints(view)
     assert hints == [
-        "“keep 1 bury <card>”: keep rat 1 (cards to bury: 44, 2)",
-        "“keep 2 bury <card>”: keep rat 2 (cards to bury: 1, 44)",
+        "“keep 1 bury <card>”: keep rat 1, then bury 44 or 2",
+        "“keep 2 bury <card>”: keep rat 2, then bury 1 or 44",
     ]
     assert as_set(hinted_actions(view)) == as_set(view["legal_actions"])
 
@@ -143,6 +209,9 @@ def test_over_random_games_hints_offer_exactly_the_legal_moves():
                 where = (players, seed, view["phase"], [card["id"] for card in view["face_up"]])
                 assert len(hinted) == len(as_set(hinted)), where  # no move hinted twice
                 assert as_set(hinted) == as_set(legal), where
+                with translation.override("en"):
+                    hints = piratz_hints(view)
+                assert len({hint[:20] for hint in hints}) == len(hints), where  # issue 24
                 passes = {a["bury"] is None for a in legal if a["action"] == "pass"}
                 seen["positions"] += 1
                 seen["alarms"] += view["phase"] == "alarm"
@@ -163,11 +232,13 @@ def test_the_reported_reply_the_answer_hints_is_played(anna, bert):
     pipe(build_reply(anna.email, latest_reply_to(anna), "reveal"))
     answer = OutboundEmail.objects.filter(to=anna.email, template="mail_answer").last().rendered()
     assert "Move played" in answer.subject
-    hints = [line[2:] for line in answer.body_text.splitlines() if line.startswith("- “pass")]
-    assert [LISTS.search(hint).group(1) for hint in hints] == [
-        "treasures: rings, coins, pearls, shells; cards: 44",
-        "treasures: gems, goblets",
+    hints = [line[2:] for line in answer.body_text.splitlines() if line.startswith("- ")]
+    groups = [hint for hint in hints if GROUP.match(hint)]
+    assert groups == [
+        "Rings, coins, pearls or shells: bury 44, as in “pass rings bury 44”",
+        "Gems or goblets: bury none, as in “pass gems”",
     ]
+    assert "pass gems" in written_moves(hints[hints.index(groups[0]) - 1 :])
     assert "pass gems bury 44" not in answer.body_text
     pipe(build_reply(anna.email, answer.headers["Reply-To"], "pass gems"))
     game.refresh_from_db()

@@ -9,6 +9,7 @@ from django.test import Client
 
 from games import actions
 from games.models import Game, GameStatus, Seat
+from notifications.models import OutboundEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +146,43 @@ def test_the_refusal_of_no_decision_is_in_the_readers_language(invited, bert):
     _, links = invited
     page = Client(headers={"accept-language": "de"}).post(links[bert.email], {"decision": "?"})
     assert "Wähle Annehmen oder Ablehnen." in page.content.decode()
+
+
+FOLDED = re.compile(r'<details class="shuffle-check">(.*?)</details>', re.S)
+
+
+def test_the_checkable_shuffle_is_folded_with_the_seed_field_inside_the_accept_form(invited, bert):
+    game, links = invited
+    page = Client().get(links[bert.email]).content.decode()
+    accept_form = re.search(r'<form method="post" class="inline">(.*?)</form>', page, re.S)
+    folded = FOLDED.search(accept_form.group(1))
+    assert folded is not None  # inside the accept form: its seed field is sent with it
+    inside = folded.group(1)
+    assert "<summary>Checkable shuffle (optional)</summary>" in inside
+    assert game.seed_commitment in inside and "data-client-seed" in inside
+    assert f'href="/games/{game.id}/verification/">How the shuffle is checked</a>' in inside
+    assert page.count(game.seed_commitment) == 1  # not shown a second time outside it
+    assert "js/client_seed.js" in page
+    # Accepted: still folded, without the field (there is nothing left to send).
+    page = Client().post(links[bert.email], {"decision": "accept"}).content.decode()
+    assert game.seed_commitment in FOLDED.search(page).group(1)
+    assert "data-client-seed" not in page
+
+
+def test_only_the_invitation_email_carries_the_commitment_in_one_short_line(invited, bert, carla):
+    game, links = invited
+    for player in (bert, carla):
+        Client().post(links[player.email], {"decision": "accept"})
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    rows = list(OutboundEmail.objects.all())
+    assert {"invitation", "game_started", "your_turn"} <= {row.template for row in rows}
+    for row in rows:
+        email = row.rendered()
+        carried = game.seed_commitment in email.body_text + email.body_html
+        assert carried == (row.template == "invitation"), row.template
+        if row.template == "invitation":
+            lines = [line for line in email.body_text.splitlines() if game.seed_commitment in line]
+            assert lines == [
+                f"Shuffle commitment, to check the deal after the end: {game.seed_commitment}"
+            ]

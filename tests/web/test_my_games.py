@@ -255,3 +255,16 @@ def test_games_with_the_same_players_are_told_apart_by_the_day_they_were_created
     german = client_of(anna)
     german.cookies["django_language"] = "de"
     assert "angelegt am Dienstag, 3. November, 00:30 CET" in german.get("/games/").content.decode()
+
+
+def test_a_bots_turn_is_said_to_be_about_to_move_not_to_end_in_minutes(anna, client_of):
+    # The bot begins: its turn's deadline is minutes away (games.bots.bot_deadline).
+    game = actions.do_create_game(anna, ["bot:careful", anna.email])
+    game.refresh_from_db()
+    assert game.is_active and game.current_seat == 0
+    client = client_of(anna)
+    for body in (client.get("/games/").content.decode(), client.get("/").content.decode()):
+        assert "the bot is about to move" in body
+        assert "minutes" not in body and "Deadline" not in body and "next deadline" not in body
+    client.cookies["django_language"] = "de"
+    assert "der Bot zieht gleich" in client.get("/games/").content.decode()

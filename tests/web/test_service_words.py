@@ -8,6 +8,9 @@ import pytest
 from django.test import Client
 
 from accounts import preferences
+from games import actions
+from games.invitation_links import invitation_token
+from games.models import Seat
 from notifications.models import OutboundEmail
 from piratz_site import settings
 from tests.factories import start_game
@@ -77,20 +80,56 @@ def test_replay_and_home_say_moments_in_the_readers_zone_as_the_table_does(anna,
 
 
 @pytest.mark.parametrize(
-    ("msgid", "awkward"),
+    ("msgid", "awkward", "plain"),
     [
-        ("Naming %(treasure)s takes %(cards)s card: %(items)s.", "zu nennen nimmt"),
-        ("Shuffle commitment:", "Festlegung des Mischens"),
+        (
+            "Naming %(treasure)s takes %(cards)s card: %(items)s.",
+            "zu nennen nimmt",
+            "Nennst du %(treasure)s, nimmst du %(cards)s Karte: %(items)s.",
+        ),
+        # Where the commitment is still shown: the invitation page (the table links the
+        # verification page instead since f01a0a8) and the invitation email.
+        (
+            "Shuffle commitment (SHA-256 of the server's secret seed, which is published "
+            "when the game ends):",
+            "Festlegung des Mischens",
+            "Prüfwert der Mischung (SHA-256 des geheimen Startwerts des Servers, der nach "
+            "dem Spielende veröffentlicht wird):",
+        ),
+        (
+            "Shuffle commitment, to check the deal after the end: %(commitment)s",
+            "Festlegung des Mischens",
+            "Prüfwert der Mischung, um das Austeilen nach dem Ende zu prüfen: %(commitment)s",
+        ),
     ],
 )
-def test_german_says_it_plainly(msgid, awkward):
+def test_german_says_it_plainly(msgid, awkward, plain):
     from django.utils import translation
 
     with translation.override("de"):
         said = translation.ngettext(msgid, msgid, 1) if "%(cards)s" in msgid else None
         said = said or translation.gettext(msgid)
     assert awkward not in said
-    assert said in (
-        "Nennst du %(treasure)s, nimmst du %(cards)s Karte: %(items)s.",
-        "Prüfwert der Mischung:",
+    assert said == plain
+
+
+def test_the_invitation_page_says_the_commitment_plainly_in_german(anna, bert):
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    token = invitation_token(game, Seat.objects.get(game=game, user=bert))
+    page = Client().get(f"/invitations/{token}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Prüfwert der Mischung (SHA-256" in page
+    assert "Festlegung des Mischens" not in page
+
+
+def test_the_home_page_introduces_every_game_of_the_catalogue(anna, settings):
+    intro = Client().get("/").content.decode()
+    assert "Push your luck with rats and treasure" not in intro  # Piratz alone
+    assert (
+        "Board games by email and in the browser, one move a day: Piratz (2 to 4 players) "
+        "and Rattenscharf (2 players)." in intro
     )
+    in_german = german(anna).get("/").content.decode()
+    assert "ein Zug am Tag: Piratz (2 bis 4 Spieler) und Rattenscharf (2 Spieler)." in in_german
+    # From the catalogue, not written into the page: one game offered, one game named.
+    settings.GAME_PACKAGES = ["games.piratz"]
+    assert "one move a day: Piratz (2 to 4 players). You get" in Client().get("/").content.decode()
