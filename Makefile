@@ -8,6 +8,11 @@ INSTALLED := $(VENV)/.requirements-installed
 # Where `make run` serves (host:port), e.g. `make run ADDR=0.0.0.0:8001`; emailed links
 # point there too, unless SITE_URL is set.
 ADDR ?= 127.0.0.1:8000
+# `make run FAST=1`: the fast clock for trying deadlines, a turn hour lasts a minute
+# (TURN_HOUR_SECONDS=60, unless set; DEBUG only; see docs/testing.md).
+ifeq ($(FAST),1)
+run: export TURN_HOUR_SECONDS ?= 60
+endif
 
 .DEFAULT_GOAL := help
 .PHONY: help run test faults lint format bench bench-api clean-venv
@@ -19,7 +24,7 @@ $(INSTALLED): requirements.txt requirements-test.txt bin/bootstrap-venv
 	bin/bootstrap-venv $(VENV)
 
 run: export SITE_URL ?= http://$(ADDR)
-run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (SQLite, files under var/).
+run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (SQLite, files under var/); FAST=1: turn hours are minutes.
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(PY) manage.py createcachetable
 	DEBUG=$${DEBUG:-true} VENV=$(VENV) bin/run-local $(ADDR)

@@ -6,15 +6,19 @@ IS the email as sent. Those files are MIME, quoted-printable, so a link copied f
 is broken (``=3D``, soft line breaks); here they are decoded and the links are clickable.
 
 It shows everyone's login links, so it answers only a browser on this machine: `make run
-ADDR=0.0.0.0:8000` serves the site to the local network, never the mailbox.
+ADDR=0.0.0.0:8000` serves the site to the local network, never the mailbox. The same guard
+(``local_debug_only``) keeps the reply form's view (``mailin.dev_views``: an email with a
+mail-in Reply-To can be answered from here, as a player's mail client would) as closed.
 """
 
 import email
 import email.policy
+import functools
 import ipaddress
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +46,14 @@ class MailboxEmail:
 
     subject: str
     to: str
+    sender: str  # the From header
     sent_at: datetime | None
     body: str  # the plain-text part, decoded from quoted-printable
+    message_id: str = ""  # "<…>", as the email's Message-ID header says
+    references: str = ""  # its References header: a reply's thread goes on from it
+    # Its Reply-To when that is a mail-in address (REPLY_ADDRESS with a +tag), else "":
+    # such an email gets the reply form.
+    mailin_reply_to: str = ""
 
 
 def mail_directory() -> Path | None:
@@ -78,9 +88,36 @@ def _parse(raw: bytes) -> MailboxEmail:
     return MailboxEmail(
         subject=str(message["Subject"] or ""),
         to=str(message["To"] or ""),
+        sender=str(message["From"] or ""),
         sent_at=sent_at,
         body=part.get_content() if part is not None else "",
+        message_id=str(message["Message-ID"] or "").strip(),
+        references=str(message["References"] or "").strip(),
+        mailin_reply_to=_mailin_address(str(message["Reply-To"] or "")),
     )
+
+
+def _mailin_address(reply_to: str) -> str:
+    """The address in ``reply_to`` if it is REPLY_ADDRESS with a +tag (a reply token), else "".
+
+    Only the shape is checked: whether the token is valid is mail-in's to say, when the
+    reply arrives there.
+    """
+    local, _, domain = settings.REPLY_ADDRESS.lower().partition("@")
+    if not local:
+        return ""
+    for _name, address in getaddresses([reply_to]):
+        tagged, _, at = address.lower().rpartition("@")
+        if at == domain and tagged.startswith(local + "+"):
+            return address
+    return ""
+
+
+def find_email(directory: Path, message_id: str) -> MailboxEmail | None:
+    """The email with Message-ID ``message_id`` among those the mailbox shows, or None."""
+    if not message_id:
+        return None
+    return next((item for item in read_mailbox(directory) if item.message_id == message_id), None)
 
 
 def _is_loopback(address: str) -> bool:
@@ -106,19 +143,30 @@ def is_local_client(request: HttpRequest) -> bool:
     )
 
 
-@never_cache
-def mailbox(request: HttpRequest) -> HttpResponse:
-    """The emails sent so far, newest first, links clickable.
+def local_debug_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Guard of the mailbox's views: 404 unless DEBUG is on; 403 with a sentence saying
+    why to any client not on this machine (``is_local_client``). Never cached."""
 
-    404 unless DEBUG is on; 403 with a sentence saying why to any client not on this
-    machine (``is_local_client``).
+    @functools.wraps(view)
+    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        # Mounted only with DEBUG (piratz_site/urls.py); checked again, as they show and
+        # use everyone's emails, login links included.
+        if not settings.DEBUG:
+            raise Http404("The local mailbox exists only with DEBUG on.")
+        if not is_local_client(request):
+            return HttpResponseForbidden(NOT_LOOPBACK, content_type="text/plain; charset=utf-8")
+        return view(request, *args, **kwargs)
+
+    return never_cache(guarded)
+
+
+@local_debug_only
+def mailbox(request: HttpRequest) -> HttpResponse:
+    """The emails sent so far, newest first, links clickable; under each email with a
+    mail-in Reply-To, a form to reply to it (``mailin.dev_views.mailbox_reply``).
+
+    Guarded by ``local_debug_only``.
     """
-    # Mounted only with DEBUG (piratz_site/urls.py); checked again, as it shows everyone's
-    # login links to whoever opens it.
-    if not settings.DEBUG:
-        raise Http404("The local mailbox exists only with DEBUG on.")
-    if not is_local_client(request):
-        return HttpResponseForbidden(NOT_LOOPBACK, content_type="text/plain; charset=utf-8")
     directory = mail_directory()
     emails = read_mailbox(directory) if directory is not None and directory.is_dir() else []
     context = {

@@ -40,14 +40,16 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "django_otp",
-    # Staff's second factor for /admin/ (docs/moderation.md "Moderators: the admin").
-    "django_otp.plugins.otp_totp",
+    # Staff's second factor for /admin/ (docs/moderation.md "Moderators: the admin"), under
+    # a readable heading in the admin.
+    "piratz_site.apps.TotpDevicesConfig",
     "axes",  # failed /admin/ sign-ins limited per username and address
     "accounts",
     "games",
     "notifications",
     "moderation",  # audit log, suspensions, players' reports
     "webhooks",  # players' webhooks per game (docs/webhooks.md)
+    "talk",  # table talk: players' messages at a game (docs/api.md)
     "anymail",  # inbound email parsing and the provider's signed inbound webhook
     "mailin",  # playing by replying to the turn email (docs/mail-in.md)
 ]
@@ -318,9 +320,20 @@ if CELERY_TASK_TIME_LIMIT > 9 * 60:
 # (docs/webhooks.md): a slow endpoint then holds only those, never email, sweeps or bots.
 WEBHOOKS_QUEUE = "webhooks"
 CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": WEBHOOKS_QUEUE}}
+# The fast clock for trying deadlines locally (`make run FAST=1`, docs/testing.md): one
+# hour of a turn's clock (turn lengths, reminder leads, moderators' extensions) lasts this
+# many seconds. Only with DEBUG: a production service on a fast clock would time out every
+# player's turn within minutes.
+TURN_HOUR_SECONDS = env.int("TURN_HOUR_SECONDS", 3600, min_value=1)
+if TURN_HOUR_SECONDS != 3600 and not DEBUG:
+    raise ImproperlyConfigured(
+        f"TURN_HOUR_SECONDS={TURN_HOUR_SECONDS} is for trying deadlines locally: it needs "
+        "DEBUG on. Unset it (a turn hour is 3600 seconds)."
+    )
 # How often beat sends the every-minute sweeps (deadlines, reminders, the outbox); the
-# digest sweep runs every fifth time.
-SWEEP_SECONDS = env.int("SWEEP_SECONDS", 60, min_value=1)
+# digest sweep runs every fifth time. On the fast clock, four times a turn hour (every 15 s
+# at 60), so a deadline is played within seconds of passing.
+SWEEP_SECONDS = env.int("SWEEP_SECONDS", max(1, min(60, TURN_HOUR_SECONDS // 4)), min_value=1)
 # Every periodic task expires when its next run is due: one still queued then (a backlog,
 # a worker that was down) is dropped, as the next run does the same work. Sweeps claim
 # their rows in the database, so one sent twice (two beats) or redelivered acts once.
@@ -358,6 +371,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
+    # Paused games whose longest pause (PAUSE_MAX_DAYS) is over run again.
+    "resume-due-pauses": {
+        "task": "games.tasks.resume_due_pauses",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
     "purge-login-links": {
         "task": "accounts.tasks.purge_login_links",
         "schedule": 60 * 60,
@@ -368,12 +387,21 @@ CELERY_BEAT_SCHEDULE = {
 # --- Game service ---------------------------------------------------------------------
 # How long an invitation waits for every seat to accept before the game is cancelled.
 INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
+# The longest a host's pause lasts (CONTRACT section 3); then the game resumes by itself.
+PAUSE_MAX_DAYS = env.int("PAUSE_MAX_DAYS", 14, min_value=1)
+# Table talk: at most this many messages per player and game in any hour (talk.actions).
+TALK_MESSAGES_PER_HOUR = env.int("TALK_MESSAGES_PER_HOUR", 30, min_value=1)
 # Vacation days a player may take in any rolling 365 days (their turn clocks pause).
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 21, min_value=0)
 LOGIN_LINK_MINUTES = env.int("LOGIN_LINK_MINUTES", 30, min_value=1)
 # A game email's link signs in for its game only (accounts.game_scope), for this many days
 # after the email; the session it opens ends after as many days without use.
 GAME_LINK_DAYS = env.int("GAME_LINK_DAYS", 3, min_value=1)
+# A player whose game table was open and live (a visible tab polls every few seconds) within
+# LIVE_SECONDS gets their turn email TURN_EMAIL_HOLD_SECONDS later, and none if they have
+# moved by then (games.presence; docs/players.md "The game emails and the game page").
+LIVE_SECONDS = env.int("LIVE_SECONDS", 30, min_value=1)
+TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", 300, min_value=0)
 # Where a suspended or disabled player may write to the moderators (accounts.moderators).
 MODERATORS_CONTACT = env.str("MODERATORS_CONTACT", "")
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
@@ -390,7 +418,9 @@ WEBHOOK_TOTAL_TIMEOUT_SECONDS = env.int("WEBHOOK_TOTAL_TIMEOUT_SECONDS", 15, min
 WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
 # Playing by replying to the email (docs/mail-in.md): turn
 # emails get a Reply-To of REPLY_ADDRESS with a signed token as its +tag, only when set.
-REPLY_DOMAIN = env.str("REPLY_DOMAIN", "")
+# With DEBUG (`make run`) it is play@localhost unless set: replies then go from the local
+# mailbox's reply form to mail-in (mailin.dev_views), with no mail server.
+REPLY_DOMAIN = env.str("REPLY_DOMAIN", "localhost" if DEBUG else "")
 REPLY_ADDRESS = env.str("REPLY_ADDRESS", f"play@{REPLY_DOMAIN}" if REPLY_DOMAIN else "")
 if REPLY_ADDRESS and ("@" not in REPLY_ADDRESS or "+" in REPLY_ADDRESS.partition("@")[0]):
     raise ImproperlyConfigured("REPLY_ADDRESS must be a plain address such as play@example.com.")

@@ -5,19 +5,37 @@ Error pages under /api/ are JSON whatever DEBUG says: see piratz_site.middleware
 
 from django.conf import settings
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from accounts.languages import set_language
 from accounts.settings_views import settings_page
 from accounts.views import unsubscribe
+from mailin.dev_views import mailbox_reply
 from mailin.views import mailgun_inbound
 from moderation.api import file_report
 from notifications.dev_views import mailbox
 
+
+class FaviconRedirect(RedirectView):
+    """``/favicon.ico``, which browsers and other clients ask for by habit (pages without
+    our ``<link rel="icon">``, such as the API's JSON): the site's icon, not a 404.
+
+    Temporary: the icon's static URL is asked at request time and may change with it."""
+
+    permanent = False
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("favicon.svg")
+
+
 urlpatterns = [
+    path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("api/reports/", file_report, name="api-reports"),
     path("api/games/<uuid:game_id>/webhooks/", include("webhooks.urls")),
+    path("api/games/<uuid:game_id>/messages/", include("talk.urls")),
     path("api/", include("games.api.urls")),
     path("api/auth/", include("accounts.api_urls")),
     path("api/me/", include("accounts.me_urls")),
@@ -34,4 +52,8 @@ urlpatterns = [
 ]
 
 if settings.DEBUG:  # local runs only: it shows everyone's emails, login links included
-    urlpatterns.insert(0, path("dev/mailbox/", mailbox, name="dev-mailbox"))
+    urlpatterns[:0] = [
+        path("dev/mailbox/", mailbox, name="dev-mailbox"),
+        # Its reply form: the reply goes to mail-in as a mail server would pipe it.
+        path("dev/mailbox/reply/", mailbox_reply, name="dev-mailbox-reply"),
+    ]
