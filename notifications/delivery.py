@@ -4,7 +4,10 @@ A row to deliver (``DeliveryRow``) is ``pending`` until it is due, then ``sendin
 one worker holds its claim (a guarded UPDATE, so of callers racing for it exactly one
 wins), then ``sent``; or ``pending`` again after a transient failure, due after the one
 backoff (``retry_delay``); or ``failed`` after a permanent failure, the last allowed
-attempt, or a refusal to try at all (``NotAttempted``). A claim held longer than the
+attempt, or a refusal to try at all (``NotAttempted``). A row its transport finds not
+due after all goes back to ``pending`` with a later due time (``Postponed``), and one no
+longer wanted ends unsent (``Withdrawn``: for emails, ``dropped``); neither counts as an
+attempt. A claim held longer than the
 kind's ``stuck_after()`` means its worker died: ``requeue_stuck`` counts the lost attempt
 and makes the row due again. Each kind supplies a ``Transport`` (how to send one row and
 how to judge what went wrong); ``notifications.outbox`` is the email one,
@@ -63,6 +66,8 @@ class SendOutcome(StrEnum):
     RETRYING = "retrying"  # transient error: pending again, due after a backoff
     FAILED = "failed"  # permanent error or last attempt: a moderator must look
     SKIPPED = "skipped"  # not claimed: already taken, sent, failed, not yet due or gone
+    HELD = "held"  # claimed, then Postponed by its transport: pending again, due later
+    DROPPED = "dropped"  # claimed, then Withdrawn by its transport: done, never sent
 
 
 @dataclass(frozen=True)
@@ -74,11 +79,13 @@ class SweepResult:
     retrying: int = 0
     failed: int = 0
     skipped: int = 0
+    held: int = 0
+    dropped: int = 0
 
     @property
     def tried(self) -> int:
         """How many it tried to send: all but the requeued."""
-        return self.sent + self.retrying + self.failed + self.skipped
+        return self.sent + self.retrying + self.failed + self.skipped + self.held + self.dropped
 
 
 # The kind of row a queryset holds, so that a kind's manager returns its own rows.
@@ -201,6 +208,18 @@ class DeliveryRow(models.Model):
         if not self.is_done:
             setattr(self, self.DUE_FIELD, now)
 
+    def record_postponed(self, until: datetime) -> None:
+        """Make the row due at ``until`` instead, unsent and with no attempt counted
+        (``Postponed``): its transport found that it must wait longer."""
+        self.status = DeliveryStatus.PENDING
+        setattr(self, self.DUE_FIELD, until)
+
+    def record_withdrawn(self, reason: str) -> None:
+        """End the row unsent, no attempt counted (``Withdrawn``: it is no longer wanted);
+        ``reason`` says why. Only kinds whose transport withdraws rows have a status for
+        that: they override this."""
+        raise NotImplementedError(f"{type(self).__name__} has no status for a withdrawn row.")
+
     def record_not_attempted(self, error: str) -> None:
         """Fail the row without trying it (no attempt is counted): ``error`` says why."""
         self.status = DeliveryStatus.FAILED
@@ -240,6 +259,21 @@ class NotAttempted(Exception):
     webhook was disabled): it fails with this message, and no attempt is counted."""
 
 
+class Postponed(Exception):
+    """Raised by ``Transport.deliver`` for a row that must wait until ``until`` (aware)
+    before it is tried: it goes back to ``pending``, due then, and no attempt is counted."""
+
+    def __init__(self, until: datetime) -> None:
+        super().__init__(f"postponed until {until.isoformat()}")
+        self.until = until
+
+
+class Withdrawn(Exception):
+    """Raised by ``Transport.deliver`` for a row that is no longer wanted (e.g. a turn
+    email whose turn has passed): it ends unsent (``DeliveryRow.record_withdrawn``) with
+    this message as its reason, and no attempt is counted."""
+
+
 class Transport(abc.ABC):
     """How one kind of row leaves the service. Subclasses set the class attributes and
     implement ``deliver`` and ``failure_for``; the ``*_recording`` hooks run inside the
@@ -271,7 +305,8 @@ class Transport(abc.ABC):
         return None
 
     def after_recording(self, row: Any) -> None:
-        """Runs after the guarded UPDATE saved the outcome now on ``row``, and only then."""
+        """Runs after the guarded UPDATE saved the outcome now on ``row``, and only then;
+        not for a row that was not tried (``Postponed``, ``Withdrawn``)."""
         return None
 
 
@@ -292,10 +327,22 @@ def attempt(transport: Transport, pk: Any, claimed_at: datetime) -> SendOutcome:
     Celery's soft time limit: the attempt is recorded as interrupted (releasing the claim,
     or the row would sit in ``sending`` until the stuck sweep) and the exception re-raised,
     so the task ends before its hard limit kills it mid-send.
+
+    A ``Postponed`` or ``Withdrawn`` row was not tried: its outcome (``HELD``, ``DROPPED``)
+    is saved under the claim without the transport's ``after_recording``.
     """
     row = transport.load(pk)
     try:
         transport.deliver(row)
+    except Postponed as later:
+        row.record_postponed(later.until)
+        _save(transport, row, claimed_at, attempted=False)
+        return SendOutcome.HELD
+    except Withdrawn as unwanted:
+        row.record_withdrawn(str(unwanted))
+        transport.logger.info("%s: dropped unsent: %s", row.log_label(), unwanted)
+        _save(transport, row, claimed_at, attempted=False)
+        return SendOutcome.DROPPED
     except NotAttempted as exc:
         row.record_not_attempted(str(exc))
     except SoftTimeLimitExceeded:
@@ -344,10 +391,12 @@ def _record_failure(
     _save(transport, row, claimed_at)
 
 
-def _save(transport: Transport, row: DeliveryRow, claimed_at: datetime) -> None:
+def _save(
+    transport: Transport, row: DeliveryRow, claimed_at: datetime, *, attempted: bool = True
+) -> None:
     # Guarded by our claim: if we took so long that the sweep handed the row to another
     # worker, that worker's outcome wins and ours is only logged.
-    if not save_outcome(transport, row, claimed_at):
+    if not save_outcome(transport, row, claimed_at, attempted=attempted):
         transport.logger.warning(
             "%s: outcome %s not saved, the claim from %s was taken back by the sweep",
             row.log_label(),
@@ -356,9 +405,12 @@ def _save(transport: Transport, row: DeliveryRow, claimed_at: datetime) -> None:
         )
 
 
-def save_outcome(transport: Transport, row: DeliveryRow, claimed_at: datetime) -> bool:
+def save_outcome(
+    transport: Transport, row: DeliveryRow, claimed_at: datetime, *, attempted: bool = True
+) -> bool:
     """Write the outcome ``row`` holds if the row is still ``sending`` under the claim made
-    at ``claimed_at``, with the transport's hooks, in one transaction; True if it was."""
+    at ``claimed_at``, with the transport's hooks, in one transaction; True if it was.
+    ``attempted=False`` (the row was not tried): without ``after_recording``."""
     fields = {name: getattr(row, name) for name in row.outcome_fields()}
     with transaction.atomic():
         transport.before_recording(row)
@@ -367,7 +419,7 @@ def save_outcome(transport: Transport, row: DeliveryRow, claimed_at: datetime) -
             .objects.filter(pk=row.pk, status=DeliveryStatus.SENDING, claimed_at=claimed_at)
             .update(**fields)
         )
-        if saved == 1:
+        if saved == 1 and attempted:
             transport.after_recording(row)
     return saved == 1
 

@@ -7,12 +7,24 @@ from django.utils import timezone
 
 from piratz_site.redaction import redact_tokens
 
-from .delivery import DeliveryQuerySet, DeliveryRow
+from .delivery import DeliveryQuerySet, DeliveryRow, DeliveryStatus
 from .delivery import retry_delay as retry_delay  # the one backoff, named here too
 from .rendering import SUBJECT_MAX_LENGTH, context_from_json, render_email
 
 # A row is "sending" only while a worker holds it; longer than this means the worker died.
 SENDING_TIMEOUT = timedelta(minutes=10)
+
+
+class EmailStatus(models.TextChoices):
+    """The delivery machine's statuses (``DeliveryStatus``, same values), and ``dropped``."""
+
+    PENDING = DeliveryStatus.PENDING.value, DeliveryStatus.PENDING.label
+    SENDING = DeliveryStatus.SENDING.value, DeliveryStatus.SENDING.label
+    SENT = DeliveryStatus.SENT.value, DeliveryStatus.SENT.label
+    FAILED = DeliveryStatus.FAILED.value, DeliveryStatus.FAILED.label
+    # Never sent: when it was due, its send check found it no longer wanted (a held turn
+    # email whose turn had passed). Not a failure: nothing for a moderator to do.
+    DROPPED = "dropped", "Dropped (no longer wanted)"
 
 
 class OutboundEmailQuerySet(DeliveryQuerySet["OutboundEmail"]):
@@ -32,17 +44,24 @@ class OutboundEmail(DeliveryRow):
     Life cycle: ``pending`` (due at ``send_after``) → ``sending`` (claimed by one worker
     at ``claimed_at``) → ``sent``, or back to ``pending`` with a later ``send_after`` after a
     transient error, or ``failed`` after a permanent error or the last allowed attempt.
+    An email with a ``send_check`` (``notifications.send_checks``) asks it when due, under
+    its claim: it may wait longer (``pending`` again, a later ``send_after``, no attempt
+    counted) or end ``dropped``, unsent, its ``last_error`` saying why.
     The state and its ``record_*`` methods are the delivery machine's
     (``notifications.delivery.DeliveryRow``): they change the instance only, so the rules
     are testable without a database; the machine writes them with guarded UPDATEs.
 
-    Once an email is done (sent, or failed for good) its content keeps no live credential:
+    Once an email is done (sent, failed for good or dropped) its content keeps no live credential:
     every signed link in it is redacted (``redact_credentials``). Until then the row needs
     its links to send them; the admin shows even those redacted.
     """
 
     DUE_FIELD = "send_after"
+    Status = EmailStatus  # type: ignore[assignment]  # DeliveryStatus's values, and dropped
 
+    status = models.CharField(
+        max_length=10, choices=EmailStatus.choices, default=EmailStatus.PENDING
+    )
     to = models.EmailField()
     # Empty in a row queued unrendered: read them through rendered().
     subject = models.CharField(max_length=SUBJECT_MAX_LENGTH)
@@ -66,7 +85,7 @@ class OutboundEmail(DeliveryRow):
         db_index=True,
         help_text='What the email is about, e.g. "game:<uuid>", to find all emails of one game.',
     )
-    # status, attempts, last_error, sent_at, claimed_at: DeliveryRow's.
+    # attempts, last_error, sent_at, claimed_at: DeliveryRow's.
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     send_after = models.DateTimeField(
         default=timezone.now, help_text="Not sent before this time (backoff after errors)."
@@ -75,6 +94,13 @@ class OutboundEmail(DeliveryRow):
         default=dict,
         blank=True,
         help_text="Extra message headers (name -> value), e.g. List-Unsubscribe.",
+    )
+    send_check = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Asked when the email is due: send, wait longer or drop it "
+        "(notifications.send_checks); null: always sent.",
     )
 
     # What may carry a credential (a signed link, a List-Unsubscribe URL).
@@ -128,6 +154,20 @@ class OutboundEmail(DeliveryRow):
     @classmethod
     def stuck_after(cls) -> timedelta:
         return SENDING_TIMEOUT
+
+    @property
+    def is_done(self) -> bool:
+        return super().is_done or self.status == EmailStatus.DROPPED
+
+    def record_withdrawn(self, reason: str) -> None:
+        """Drop the email unsent (its send check no longer wants it): ``reason`` in
+        ``last_error``. Its content is redacted as a sent one's is, but not rendered first:
+        an email queued unrendered keeps an empty subject and bodies (composing a turn
+        email nobody reads would cost a worker what it cost the move, for nothing)."""
+        self.status = EmailStatus.DROPPED
+        self.last_error = reason
+        self.context = None
+        self.finished()
 
     def log_label(self) -> str:
         return f"Email {self.pk}"

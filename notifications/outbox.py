@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.tasks import task_named
 from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
-from . import delivery
+from . import delivery, send_checks
 from .delivery import Failure, SendOutcome, SweepResult, Transport
 from .mime import OutgoingEmail
 from .models import DeliveryAttempt, OutboundEmail
@@ -28,6 +28,7 @@ from .rendering import (  # render_email: also the outbox's to callers (tests, p
     context_to_json,
     render_email,
 )
+from .send_checks import SendCheck
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ def queue_email(
     send_after: datetime | None = None,
     headers: dict[str, str] | None = None,
     language: str | None = None,
+    send_check: SendCheck | None = None,
 ) -> OutboundEmail:
     """Store the email ``templates/emails/<template>/`` makes for ``to``; send after commit.
 
@@ -62,6 +64,9 @@ def queue_email(
     language_of``): the email is rendered in it, whatever language the request that caused
     it speaks; None means ``settings.LANGUAGE_CODE``. Strings the caller put in ``context``
     must already be in that language (compose them under ``translation.override``).
+    ``send_check`` is asked when the email is due, before it is sent: it may hold it
+    longer or drop it (``notifications.send_checks``; ``ValueError`` here for one that is
+    not registered).
     A missing template raises ``TemplateDoesNotExist`` here, at the caller; an unusable
     address is only found when sending and marks the email failed.
 
@@ -84,6 +89,7 @@ def queue_email(
     else:
         check_templates(template)
         subject = body_text = body_html = ""  # rendered by the worker sending it
+    stored_check = None if send_check is None else send_checks.to_json(send_check)
     now = timezone.now()
     email = OutboundEmail.objects.create(
         to=to,
@@ -96,6 +102,7 @@ def queue_email(
         topic=topic,
         send_after=now if send_after is None else send_after,
         headers=dict(headers or {}),
+        send_check=stored_check,
     )
     if email.send_after <= now:
         # A held-back email is not scheduled now: its task would only find it not yet due.
@@ -244,6 +251,8 @@ class EmailTransport(Transport):
         return settings.EMAIL_MAX_ATTEMPTS
 
     def deliver(self, row: OutboundEmail) -> None:
+        # Its check first (Postponed, Withdrawn): a held email may no longer be wanted.
+        send_checks.enforce(row.send_check, timezone.now())
         build_message(row).send()
 
     def failure_for(self, exc: Exception) -> Failure:

@@ -143,6 +143,8 @@ def test_sweep_task_reports_what_it_did(make_email, mailoutbox, now):
         "retrying": 0,
         "failed": 0,
         "skipped": 0,
+        "held": 0,
+        "dropped": 0,
     }
 
 

@@ -15,5 +15,6 @@ class Command(BaseCommand):
         result = send_due_emails()
         self.stdout.write(
             f"Sent {result.sent}, will retry {result.retrying}, failed {result.failed}, "
-            f"taken by another worker {result.skipped}; requeued {result.requeued} stuck."
+            f"taken by another worker {result.skipped}; requeued {result.requeued} stuck; "
+            f"held longer by their send check {result.held}, dropped {result.dropped}."
         )

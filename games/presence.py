@@ -1,0 +1,45 @@
+"""Who is at the table: the seats whose game page was open and live a moment ago.
+
+The table page, and while its tab is visible its live refresh every few seconds
+(``games.views.game_version``), mark the reader's seat live; the turn email asks whether
+its player is live (``games.notify.queue_turn_email``) and, if so, waits for them.
+
+Kept in the Django cache, one key per seat holding the last time (a POSIX timestamp),
+expiring after ``LIVE_SECONDS``: on Redis in production, in the database's cache table
+under ``make run``; nothing to migrate and nothing to clean up. Never needed to play:
+while the cache's Redis does not answer, nobody counts as live and turn emails go at once.
+"""
+
+from contextlib import suppress
+from datetime import datetime
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+
+from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
+
+
+def _key(game_id, seat: int) -> str:
+    return f"table-live:{game_id}:{seat}"
+
+
+def mark_live(game_id, seat: int, now: datetime | None = None) -> None:
+    """Record that the player at ``seat`` of game ``game_id`` had its table open at
+    ``now`` (default: the time now). One cache write; nothing while Redis is down."""
+    moment = (now or timezone.now()).timestamp()
+    with suppress(CacheUnavailable), redis_or_unavailable():
+        cache.set(_key(game_id, seat), moment, timeout=settings.LIVE_SECONDS)
+
+
+def is_live(game_id, seat: int, now: datetime | None = None) -> bool:
+    """Whether the player at ``seat`` of game ``game_id`` had its table open within the
+    ``LIVE_SECONDS`` before ``now`` (default: the time now). False while Redis is down."""
+    moment = (now or timezone.now()).timestamp()
+    seen = None
+    with suppress(CacheUnavailable), redis_or_unavailable():
+        seen = cache.get(_key(game_id, seat))
+    # The timestamp, not only the key's expiry: a test's clock or a changed setting is
+    # obeyed exactly, whatever the cache's own clock says. A mark "from the future" (the
+    # web server's clock a little ahead of the worker's) is live.
+    return seen is not None and moment - seen <= settings.LIVE_SECONDS
