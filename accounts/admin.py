@@ -177,11 +177,11 @@ class _ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(_ReadOnlyAdmin):
-    # key_hash is left out on purpose: keys are issued with `manage.py issue_token` and shown
-    # only then; deleting a row here revokes the key.
-    list_display = ("prefix", "user", "created_at", "last_used_at")
-    fields = ("prefix", "user", "created_at", "last_used_at")
-    search_fields = ("user__email", "prefix")
+    # key_hash is left out on purpose: keys are issued with `manage.py issue_token` or by
+    # their owner (/api/me/api-keys/) and shown only then; deleting a row revokes the key.
+    list_display = ("prefix", "name", "user", "created_at", "last_used_at")
+    fields = ("prefix", "name", "user", "created_at", "last_used_at")
+    search_fields = ("user__email", "prefix", "name")
     list_select_related = ("user",)
     ordering = ("-created_at",)
 

@@ -1,6 +1,7 @@
 """REST endpoints of a person: asking for a login link, and the caller's own settings.
 
-``POST /api/auth/login-link/``; ``/api/me/settings/`` and ``/api/me/vacations/``.
+``POST /api/auth/login-link/``; ``/api/me/settings/``, ``/api/me/vacations/`` and
+``/api/me/api-keys/``.
 """
 
 from collections.abc import Mapping
@@ -29,14 +30,15 @@ from core.api.fields import (
     BoundedListField,
     StrictCharField,
     StrictIntegerField,
+    StrictSerializer,
     more_unknown_fields,
     unknown_fields,
 )
 from core.errors import ServiceError
 
-from . import preferences, schedule
+from . import api_keys, display_names, preferences, schedule
 from .login_links import MAX_NEXT_LENGTH, request_login_link
-from .models import NotificationSettings, Vacation
+from .models import ApiToken, NotificationSettings, Vacation
 from .throttling import SCOPE, LoginLinkThrottle
 
 if TYPE_CHECKING:
@@ -209,6 +211,15 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
         help_text='The language of your pages, emails and API error details ("en", "de"); '
         '"" follows your browser (pages) and English (emails).',
     )
+    display_name = StrictCharField(
+        allow_null=True,
+        min_length=1,
+        max_length=display_names.MAX_LENGTH,
+        help_text="The name other players see everywhere; null: the first part of your "
+        "address. 1-40 characters (spaces around it are dropped), no @, no control or "
+        "invisible characters, and not a name another player has in any case or Unicode "
+        "compatibility form (a fullwidth or ligature spelling): `invalid` with a sentence.",
+    )
 
     def validate_time_zone(self, value: str) -> str:
         if not schedule.is_time_zone(value):
@@ -239,6 +250,7 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
                 "unsubscribed": instance.unsubscribed,
                 "next_digest_at": instance.next_digest_at,
                 "language": instance.user.language,
+                "display_name": instance.user.display_name or None,
             }
         )
 
@@ -296,7 +308,8 @@ class MySettingsView(APIView):
         description=(
             "Changes only the fields given. A refused change (`invalid`: an unknown time "
             "zone, quiet hours that start when they end or are not HH:MM, lead times out "
-            "of range or repeated, an unknown field) changes nothing. The next digest time "
+            "of range or repeated, a display name of the wrong form or another player's, "
+            "an unknown field) changes nothing. The next digest time "
             "is recomputed when the mode, digest hour or time zone change."
         ),
         request=NotificationSettingsSerializer(partial=True),
@@ -389,6 +402,110 @@ class MyVacationView(APIView):
     def delete(self, request, vacation_id: int):
         try:
             preferences.do_end_vacation(request.user, vacation_id, now=timezone.now())
+        except ServiceError as error:
+            raise _invalid(error) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- /api/me/api-keys/: the caller's own API keys -------------------------------------------
+
+
+class ApiKeySerializer(serializers.ModelSerializer):
+    """One of the caller's keys, as the list shows it: never the key, only its prefix."""
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "prefix", "created_at", "last_used_at"]
+        extra_kwargs = {
+            "prefix": {"help_text": "The key's first characters, to tell keys apart."},
+            "last_used_at": {"help_text": "When it was last used (to the hour); null: never."},
+        }
+
+
+class ApiKeyCreatedSerializer(ApiKeySerializer):
+    key = serializers.CharField(
+        help_text="The key itself, for `Authorization: Token <key>`. Shown only here, once: "
+        "only its hash is stored."
+    )
+
+    class Meta(ApiKeySerializer.Meta):
+        fields = [*ApiKeySerializer.Meta.fields, "key"]
+
+
+class ApiKeyCreateSerializer(StrictSerializer):
+    name = StrictCharField(
+        max_length=ApiToken.MAX_NAME_LENGTH,
+        help_text="What the key is for, e.g. the program that will use it (1-60 characters; "
+        "no control characters).",
+    )
+
+
+_KEYS_DESCRIPTION = (
+    "Your own API keys: at most 5 (`invalid` for a sixth). A key is shown once, in the "
+    "answer that makes it; deleting one (the one this request uses too) stops it working at "
+    "once. An operator's `manage.py issue_token` replaces them all with one."
+)
+
+
+class MyApiKeysView(APIView):
+    @extend_schema(
+        operation_id="me_api_keys_list",
+        request=None,
+        summary="Your API keys",
+        description=_KEYS_DESCRIPTION,
+        responses={200: ApiKeySerializer(many=True), 401: _NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request):
+        return Response(ApiKeySerializer(api_keys.keys_of(request.user), many=True).data)
+
+    @extend_schema(
+        operation_id="me_api_keys_create",
+        summary="Make a new API key",
+        description=_KEYS_DESCRIPTION,
+        request=ApiKeyCreateSerializer,
+        responses={
+            201: ApiKeyCreatedSerializer,
+            400: OpenApiResponse(
+                _MeError,
+                description="`invalid`: a missing, blank or over-long name, one with control "
+                "characters, an unknown field, or you have 5 keys already.",
+            ),
+            401: _NOT_AUTHENTICATED,
+        },
+        tags=["me"],
+    )
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            raise ApiError(400, "invalid", _("The body must be a JSON object."))
+        serializer = ApiKeyCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            token, key = api_keys.do_create_api_key(request.user, serializer.validated_data["name"])
+        except ServiceError as error:
+            raise _invalid(error) from None
+        # ApiKeyCreatedSerializer documents this answer: the key's row and, once, the key.
+        return Response(
+            {**ApiKeySerializer(token).data, "key": key}, status=status.HTTP_201_CREATED
+        )
+
+
+class MyApiKeyView(APIView):
+    @extend_schema(
+        operation_id="me_api_keys_destroy",
+        summary="Delete one of your API keys",
+        description=_KEYS_DESCRIPTION,
+        request=None,
+        responses={
+            204: None,
+            401: _NOT_AUTHENTICATED,
+            404: OpenApiResponse(_MeError, description="`not_found`: not one of your keys."),
+        },
+        tags=["me"],
+    )
+    def delete(self, request, key_id: int):
+        try:
+            api_keys.do_delete_api_key(request.user, key_id)
         except ServiceError as error:
             raise _invalid(error) from None
         return Response(status=status.HTTP_204_NO_CONTENT)

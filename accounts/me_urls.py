@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from .api import MySettingsView, MyVacationsView, MyVacationView
+from .api import MyApiKeysView, MyApiKeyView, MySettingsView, MyVacationsView, MyVacationView
 
 urlpatterns = [
     path("settings/", MySettingsView.as_view(), name="me-settings"),
     path("vacations/", MyVacationsView.as_view(), name="me-vacations"),
     path("vacations/<int:vacation_id>/", MyVacationView.as_view(), name="me-vacation"),
+    path("api-keys/", MyApiKeysView.as_view(), name="me-api-keys"),
+    path("api-keys/<int:key_id>/", MyApiKeyView.as_view(), name="me-api-key"),
 ]

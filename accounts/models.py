@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from accounts import schedule
+from accounts.display_names import name_key
 
 
 def normalize_email(email: str) -> str:
@@ -67,6 +68,10 @@ class User(AbstractBaseUser, PermissionsMixin):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Shown to other players; defaults to the email's name."
     )
+    # display_names.name_key(display_name), kept by save(): a chosen name must differ from
+    # every other in this form (PATCH /api/me/settings/), found by this index. Not unique
+    # in the database: names an operator set before (or despite) the rule stay valid.
+    display_name_key = models.CharField(max_length=800, blank=True, editable=False, db_index=True)
     is_staff = models.BooleanField(
         default=False, help_text="Moderators: may use the admin and see every game."
     )
@@ -100,6 +105,13 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def __str__(self) -> str:
         return self.email
+
+    def save(self, *args, **kwargs):
+        self.display_name_key = name_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:
@@ -146,12 +158,17 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class ApiToken(models.Model):
-    """A user's API key. Only a hash is stored: a database leak does not leak keys.
+    """One of a user's API keys (at most ``MAX_PER_USER``). Only a hash is stored: a
+    database leak does not leak keys.
 
-    The key itself is shown once, when ``issue_token`` (or ``ApiToken.issue``) makes it.
+    The key itself is shown once, when ``issue_token``, ``POST /api/me/api-keys/`` (or
+    ``ApiToken.issue``, ``ApiToken.create_for``) makes it.
     """
 
-    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="api_token")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(
+        max_length=60, blank=True, help_text="The owner's name for the key, e.g. the bot using it."
+    )
     key_hash = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(
         max_length=12, help_text="The key's first characters, to tell keys apart."
@@ -160,10 +177,13 @@ class ApiToken(models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True)
 
     KEY_PREFIX = "pz_"
+    MAX_PER_USER = 5
+    MAX_NAME_LENGTH = 60
 
     class Meta:
         verbose_name = "API key"
         verbose_name_plural = "API keys"
+        ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
@@ -174,19 +194,24 @@ class ApiToken(models.Model):
         return hashlib.sha256(key.encode()).hexdigest()
 
     @classmethod
-    def issue(cls, user: User) -> str:
-        """Give ``user`` a new key, replacing any old one, and return the key."""
+    def create_for(cls, user: User, name: str = "") -> tuple["ApiToken", str]:
+        """A new key of ``user`` named ``name`` (the caller checks the limit): the row and
+        the key itself, which only this answer ever holds."""
         key = cls.KEY_PREFIX + secrets.token_urlsafe(32)
-        cls.objects.update_or_create(
+        token = cls.objects.create(
             user=user,
-            defaults={
-                "key_hash": cls.hash_key(key),
-                "prefix": key[:10],
-                "created_at": timezone.now(),
-                "last_used_at": None,
-            },
+            name=name,
+            key_hash=cls.hash_key(key),
+            prefix=key[:10],
+            created_at=timezone.now(),
         )
-        return key
+        return token, key
+
+    @classmethod
+    def issue(cls, user: User, name: str = "") -> str:
+        """Give ``user`` a new key, replacing every old one (``issue_token``), and return it."""
+        cls.objects.filter(user=user).delete()
+        return cls.create_for(user, name)[1]
 
 
 class LoginLink(models.Model):

@@ -7,13 +7,15 @@ writers of settings and vacations, and each sends ``accounts.signals.turn_clock_
 when what it changed moves a player's turn deadlines.
 """
 
+import hashlib
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings as django_settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext
 
+from accounts import display_names
 from accounts.models import NotificationSettings, User, Vacation
 from accounts.schedule import UNSUBSCRIBABLE_KINDS, is_time_zone
 from accounts.signals import turn_clock_changed
@@ -151,12 +153,47 @@ def _lock_person(user: User) -> None:
     User.objects.select_for_update().only("id").get(pk=user.pk)
 
 
+def _lock_display_name(key: str) -> None:
+    """On PostgreSQL, hold a transaction lock on the display name ``key``: two people
+    choosing names that read alike at the same moment then take turns, and the second
+    finds the first's (SQLite runs one writing transaction at a time anyway)."""
+    if connection.vendor == "postgresql":
+        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+
+
+def _change_display_name(user: User, name: str | None) -> None:
+    """Set the name others see (None or blank: the first part of the address again), inside
+    the caller's transaction with the person locked; ``ServiceError("invalid")`` for a name
+    of the wrong form or one another person's reads the same as (``display_names``).
+
+    The name the person has already (an operator's too, set before or despite the rules)
+    is accepted unchanged: sending back the settings one read never fails on it.
+    """
+    name = (name or "").strip()
+    current = User.objects.values_list("display_name", flat=True).get(pk=user.pk)
+    if name and name != current:
+        problem = display_names.form_problem(name)
+        if problem is None:
+            _lock_display_name(display_names.name_key(name))
+            problem = display_names.taken_problem(name, user)
+        if problem is not None:
+            raise ServiceError("invalid", problem)
+    User.objects.filter(pk=user.pk).update(
+        display_name=name, display_name_key=display_names.name_key(name)
+    )
+    user.display_name, user.display_name_key = name, display_names.name_key(name)
+
+
 def do_update_settings(user: User, changes: dict, *, now: datetime) -> NotificationSettings:
     """Apply validated ``changes`` to the person's settings and save them.
 
     ``changes`` holds any of ``SETTINGS_FIELDS`` and ``quiet_hours`` (a ``(start, end)``
-    pair of local times, or None for none) and ``language`` (a code of ``LANGUAGES``, or ""
-    to follow the browser; stored on the User); the API has validated each value, this
+    pair of local times, or None for none), ``language`` (a code of ``LANGUAGES``, or ""
+    to follow the browser; stored on the User) and ``display_name`` (the name others see,
+    unique as ``display_names`` compares names; None for the address's first part; stored
+    on the User); the API has validated each value, this
     re-checks what a bad caller could break (a zone, equal quiet hours, lead times) and
     raises ``ServiceError("invalid", ...)`` changing nothing. ``next_digest_at`` is
     recomputed when the mode, digest hour or time zone changed.
@@ -191,6 +228,8 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
         )
     with transaction.atomic():
         _lock_person(user)
+        if "display_name" in changes:
+            _change_display_name(user, changes["display_name"])
         if "language" in changes:
             # Lives on the User (pages read it on every request); "" follows the browser.
             type(user).objects.filter(pk=user.pk).update(language=changes["language"] or "")

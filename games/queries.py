@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
 from core.errors import ServiceError
-from games.models import Game, Move, Seat
+from games.models import Game, GameStatus, Move, Seat
 
 
 class ServiceNow(Expression):
@@ -95,6 +95,20 @@ def vacation_until(user_id: int) -> datetime | None:
 def games_of(user: User):
     """The games ``user`` holds a seat in (staff included), seats and users prefetched."""
     return Game.objects.filter(seats__user=user).prefetch_related(SEATS_WITH_USERS)
+
+
+def games_waiting_on(user: User):
+    """The active games whose current seat ``user`` plays themself: it is their turn.
+
+    A seat a stand-in bot plays for them is the bot's turn, not theirs. One condition on
+    one seat row (the same join for user and seat number), for ``pk__in`` subqueries.
+    """
+    return Game.objects.filter(
+        status=GameStatus.ACTIVE,
+        seats__user=user,
+        seats__seat=F("current_seat"),
+        seats__bot="",
+    )
 
 
 def games_visible_to(user: User):

@@ -18,6 +18,7 @@ from accounts.models import User
 from core.api.errors import ApiError, refused
 from core.api.fields import ErrorSerializer
 from games import actions, queries
+from games.api import game_list
 from games.api.moves import move_schema_of_action, move_serializer_for_action
 from games.api.representation import game_json
 from games.api.responses import game_response
@@ -48,7 +49,18 @@ def _validated(serializer_class, request):
 
 
 @extend_schema_view(
-    get=extend_schema(summary="Your games, newest first", responses=GameSerializer(many=True)),
+    get=extend_schema(
+        summary="Your games, newest first",
+        parameters=game_list.PARAMETERS,
+        responses={
+            200: GameSerializer(many=True),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`invalid`: an unknown query parameter (named), one given "
+                "twice, or a value the schema does not allow.",
+            ),
+        },
+    ),
 )
 class GameListCreateView(ListAPIView):
     serializer_class = GameSerializer
@@ -58,8 +70,11 @@ class GameListCreateView(ListAPIView):
         return queries.games_of(cast(User, self.request.user)).order_by("-created_at")
 
     def list(self, request):
+        # The filters first: a mistyped one is refused, not answered with every game.
+        filters = game_list.GameListFilters.read(request)
+        games = game_list.filtered(self.get_queryset(), request.user, filters)
         # Each game's JSON by game_json, as every other answer; the serializer documents it.
-        page = self.paginate_queryset(self.get_queryset())
+        page = self.paginate_queryset(games)
         assert page is not None  # DEFAULT_PAGINATION_CLASS is set: the list is paged
         return self.get_paginated_response([game_json(game, request.user) for game in page])
 

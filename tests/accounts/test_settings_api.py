@@ -26,6 +26,7 @@ DEFAULTS = {
     "unsubscribed": [],
     "next_digest_at": None,
     "language": "",
+    "display_name": "Anna",  # the player fixture's
 }
 
 

@@ -8,7 +8,8 @@ from accounts.api_keys import issue_api_key
 
 class Command(BaseCommand):
     help = (
-        "Issue a new API key for EMAIL, creating the user if needed. Any old key stops working. "
+        "Issue a new API key for EMAIL, creating the user if needed. Every old key stops "
+        "working (those made at /api/me/api-keys/ too). "
         "The key is printed alone on the last line of stdout (notes go to stderr), so "
         "KEY=$(manage.py issue_token EMAIL) captures just the key. It cannot be shown again."
     )
@@ -35,8 +36,11 @@ class Command(BaseCommand):
         self._note(f"{'Created' if issued.user_created else 'Found'} user {user.email}.")
         if user.is_staff:
             self._note("The user is staff (moderator).")
-        if issued.replaced_prefix:
+        if len(issued.replaced_prefixes) == 1:
             self._note(f"Replaced the old key {issued.replaced_prefix}…, which no longer works.")
+        elif issued.replaced_prefixes:
+            keys = ", ".join(f"{prefix}…" for prefix in issued.replaced_prefixes)
+            self._note(f"Replaced the old keys {keys}, which no longer work.")
         if not user.is_active:
             self._note("Warning: the account is disabled; the key works only once it is active.")
         self._note("The new API key (shown only this once) follows on stdout:")
