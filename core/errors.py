@@ -8,9 +8,10 @@ class ServiceError(Exception):
 
     ``code`` is one of CONTRACT.md's error codes (``invalid``, ``illegal_action``,
     ``not_found``, ``not_a_player``, ``not_your_turn``, ``stale_version``,
-    ``game_not_active``, ``throttled``, ``suspended``); ``detail`` is a sentence for a
-    person, in the language active when it is raised (callers wrap it in ``gettext``:
-    the request's language, docs/players.md "Languages: English and German").
+    ``game_not_active``, ``throttled``, ``suspended``, ``not_host``, ``paused``);
+    ``detail`` is a sentence for a person, in the language active when it is raised
+    (callers wrap it in ``gettext``: the request's language, docs/players.md "Languages:
+    English and German").
     ``core.api.errors.STATUS_OF_CODE`` maps each to its HTTP status.
     """
 

@@ -28,15 +28,16 @@ from django.db import transaction
 from core.tasks import task_named
 from games import notify
 from games.models import Actor, Game, GameStatus, Move, Seat, SeatChange
-from games.movelog import public_log
+from games.movelog import RESIGN, public_log
 
 logger = logging.getLogger(__name__)
 
 # The level every stand-in plays.
 STAND_IN_LEVEL = "careful"
 
-# Why a bot stands in (``SeatChange.why``).
+# Why a bot stands in (``SeatChange.why``); a resigned seat's bot plays it to the end (P26).
 WHY_TIMEOUTS, WHY_ABANDONMENT, WHY_MODERATOR = "timeouts", "abandonment", "moderator"
+WHY_RESIGNED = "resigned"
 
 
 def levels_of(rules) -> tuple[str, ...]:
@@ -159,7 +160,8 @@ def hand_to_bot(
 
 def start_bot_turn(game: Game, now: datetime) -> None:
     """The bot now to move in the locked ``game`` gets its short deadline and its task."""
-    game.deadline = bot_deadline(now)
+    # Paused (Game.paused_at): the clock stands still for bots too; their task still plays.
+    game.deadline = None if game.paused_at is not None else bot_deadline(now)
     game.next_reminder_at = None
     game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
     schedule_bot_turn(game)
@@ -209,7 +211,9 @@ def stand_in_instead_of_abandoning(game: Game, rounds: range, now: datetime) -> 
     played = set(
         Move.objects.filter(
             game=game, round__gte=rounds.start, round__lt=rounds.stop, automatic=False
-        ).values_list("seat", flat=True)
+        )
+        .exclude(action__action=RESIGN)  # a resignation is no move (P26)
+        .values_list("seat", flat=True)
     )
     handed = [
         row

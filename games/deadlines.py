@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.preferences import settings_for, vacations_between
 from accounts.schedule import EmailKind
 from games.bots import bot_deadline
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat, turn_hours
 
 Interval = tuple[datetime, datetime]
 
@@ -122,11 +122,11 @@ def reminder_due(
     The next reminder is the unsent lead that falls first (the longest one).
     """
     sent = set(sent)
-    pending = [lead for lead in leads if lead not in sent and timedelta(hours=lead) < turn_length]
+    pending = [lead for lead in leads if lead not in sent and turn_hours(lead) < turn_length]
     if not pending:
         return None
     lead = max(pending)
-    return deadline - timedelta(hours=lead), lead
+    return deadline - turn_hours(lead), lead
 
 
 def _seat_row(game: Game, seat: int) -> Seat:
@@ -188,7 +188,7 @@ def extend_turn(game: Game, hours: int, now: datetime) -> None:
     """
     assert game.current_seat is not None  # a moderator extends a turn under way
     start = _turn_start(game)
-    extra = timedelta(hours=hours)
+    extra = turn_hours(hours)
     user, length, vacations = _clock(game, game.current_seat, start, extra + (now - start))
     start = clock_start(start, settings_for(user).quiet_until)  # as turn_deadline counts
     target = max(game.deadline or now, now) + extra
@@ -239,6 +239,7 @@ def start_turn(game: Game, now: datetime) -> None:
     game.turn_extension = timedelta(0)
     game.deadline = turn_deadline(game, game.current_seat, now)
     schedule_reminders(game, new_turn=True)
+    hold_while_paused(game)
 
 
 TURN_FIELDS = [
@@ -259,6 +260,16 @@ def recompute_deadline(game: Game) -> None:
     assert game.current_seat is not None  # callers pass active games only
     game.deadline = turn_deadline(game, game.current_seat, _turn_start(game))
     schedule_reminders(game, new_turn=False)
+    hold_while_paused(game)
+
+
+def hold_while_paused(game: Game) -> None:
+    """While the host has paused ``game`` (``Game.paused_at``) its clock stands still: no
+    deadline, no reminder (so no timeout either); a turn that starts then starts unclocked
+    and gets a whole turn when the game resumes (``games.actions.together``)."""
+    if game.paused_at is not None:
+        game.deadline = None
+        game.next_reminder_at = None
 
 
 def refresh_deadlines_for(user) -> int:

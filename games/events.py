@@ -15,6 +15,9 @@ Every signal is sent with ``game`` (the ``Game`` as just saved, its row still lo
 - ``game_started``: every seat accepted and the deal is done; ``game.current_seat`` moves.
 - ``game_ended``: the game reached its end for any reason (``game.status``: finished,
   cancelled or aborted; ``game.end_reason`` says why).
+- ``clock_changed``: the host paused the game's clock, it resumed (the host, or by itself
+  after ``PAUSE_MAX_DAYS``), or the host extended the turn; also ``event`` (``"paused"``,
+  ``"resumed"`` or ``"extended"``). A resignation is a log entry: ``move_applied``.
 """
 
 from django.dispatch import Signal
@@ -22,3 +25,4 @@ from django.dispatch import Signal
 move_applied = Signal()
 game_started = Signal()
 game_ended = Signal()
+clock_changed = Signal()

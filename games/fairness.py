@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from games.catalogue import rules_for
 from games.models import Game, GameStatus, Move
+from games.movelog import is_resignation
 
 # The service offers checkable shuffles for rules modules that have these names.
 _RULES_NAMES = ("shuffle_commitment", "is_client_seed", "shuffle_key", "check_deal")
@@ -175,6 +176,8 @@ def _replays(rules, game: Game, players: int, key: bytes, log: list[dict]) -> bo
     state = rules.new_game(players, blind=game.blind, key=key)
     try:
         for entry in log:
+            if is_resignation(entry["action"]):
+                continue  # not an engine action (P26, R37)
             state = rules.apply(state, entry["seat"], entry["action"])
     except rules.IllegalAction:
         return False

@@ -4,6 +4,7 @@ These models hold data and derived questions about it; every change to a game go
 through ``games.actions`` (which locks the row, checks the version and logs the move).
 """
 
+import copy
 import uuid
 from datetime import datetime, timedelta
 
@@ -35,6 +36,20 @@ class EndReason(models.TextChoices):
         pgettext_lazy("why a game ended", "every move of a round was automatic"),
     )
     MODERATOR = "moderator", pgettext_lazy("why a game ended", "aborted by a moderator")
+    RESIGNED = "resigned", pgettext_lazy("why a game ended", "a player resigned")
+
+
+def turn_hours(hours: float) -> timedelta:
+    """``hours`` of a turn's clock (turn lengths, reminder leads, extensions) as a duration.
+
+    An hour is ``TURN_HOUR_SECONDS`` long: 3600 seconds, or less on the fast clock of a
+    local run (DEBUG only, docs/testing.md), so that a deadline passes in minutes.
+    """
+    return timedelta(seconds=hours * settings.TURN_HOUR_SECONDS)
+
+
+# The longest reason a host gives for a pause (games.actions.together).
+PAUSE_REASON_MAX_LENGTH = 500
 
 
 class Game(models.Model):
@@ -92,6 +107,19 @@ class Game(models.Model):
         help_text="At least one enabled webhook (kept by webhooks.delivery.refresh_has_webhooks).",
     )
 
+    # The host's pause (games.actions.together): while ``paused_at`` is set the clock stands
+    # still (no deadline, no reminders, no timeouts) and moves are still taken; the game
+    # resumes by itself at ``paused_until`` (the resume sweep), or when the host says so.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_until = models.DateTimeField(null=True, blank=True)
+    pause_reason = models.CharField(max_length=PAUSE_REASON_MAX_LENGTH, blank=True, default="")
+    # The start (``turn_started_at``) of the turn the host extended: once per turn.
+    host_extended_turn = models.DateTimeField(null=True, blank=True)
+    # The game a player's rematch created (one per game; games.actions.together).
+    rematch = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+
     invitation_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -112,6 +140,13 @@ class Game(models.Model):
             models.Index(
                 fields=["next_reminder_at"],
                 name="game_active_reminder",
+                condition=Q(status="active"),
+            ),
+            # The resume sweep (games.sweeps.resume_due_pauses) asks "which paused games
+            # are due to run again?".
+            models.Index(
+                fields=["paused_until"],
+                name="game_active_paused_until",
                 condition=Q(status="active"),
             ),
             # The invitation sweep asks "which invited games have expired?".
@@ -162,12 +197,22 @@ class Game(models.Model):
         a result (aborted by a moderator, or abandoned under rules P25) is still a game
         in progress to the engine, which knows nothing of either; shown here as it ended:
         ``status`` ``"aborted"``, ``current_seat`` and ``phase`` null, no legal actions
-        (CONTRACT section 2). Pages, emails and the API all draw the table from this.
+        (CONTRACT section 2). A game that ended by a resignation (P26, R37), or whose
+        result leaves resigned seats out of the winners, shows the service's stored
+        ``result`` (with ``"resigned"``) as finished. Pages, emails and the API all draw
+        the table from this.
         """
         state = self.load_state()
         if state is None:
             return None
         table = self.rules.view(state, seat)
+        if self.status == GameStatus.FINISHED and self.result and "resigned" in self.result:
+            # The service's result (P26, R37): winners without the resigned seats, and
+            # the result of a game a resignation ended, which the engine never finished.
+            table.update(status="finished", current_seat=None, legal_actions=[])
+            if "phase" in table:
+                table["phase"] = None
+            table["result"] = copy.deepcopy(self.result)
         if self.status == GameStatus.ABORTED:
             table.update(status="aborted", current_seat=None, legal_actions=[])
             if "phase" in table:  # Piratz's turn phase; Rattenscharf has none
@@ -175,7 +220,12 @@ class Game(models.Model):
         return table
 
     def turn_length(self) -> timedelta:
-        return timedelta(hours=self.turn_hours)
+        return turn_hours(self.turn_hours)
+
+    @property
+    def is_paused(self) -> bool:
+        """The host has paused the clock (P24's timeouts and the reminders wait)."""
+        return self.paused_at is not None
 
 
 class Seat(models.Model):
@@ -210,6 +260,8 @@ class Seat(models.Model):
     # The player's standing order for timeouts: treasure types, first choice first, that
     # the automatic move names instead of the rules' own choice (do_play_timeout).
     standing_order = models.JSONField(default=list, blank=True)
+    # The player resigned (P26, R37): final; a stand-in bot plays the seat on (3-4 players).
+    resigned = models.BooleanField(default=False)
 
     class Meta:
         # "game_id", not "game": the latter sorts by Game's own ordering and so joins it.

@@ -2,7 +2,10 @@
 
 from collections.abc import Sequence
 
+from games.describe.common import RESIGN, is_resignation
 from games.models import Game, GameStatus, Move
+
+__all__ = ["RESIGN", "first_full_entry", "is_resignation", "log_to_describe", "public_log"]
 
 
 def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None = None) -> list:

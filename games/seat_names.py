@@ -33,13 +33,19 @@ def seat_name(seat) -> str:
 
     The player's name; a bot's own seat: its name and level ("Calico Jack (careful
     bot)"); a stand-in: the player's name and the bot's level, so nobody mistakes the
-    bot's moves for the player's.
+    bot's moves for the player's (and whether the player resigned, P26).
     """
     if not seat.bot:
         return seat.user.public_name
     if seat.user_id is None:
         return _("%(name)s (%(level)s bot)") % {
             "name": bot_name(seat.seat),
+            "level": level_word(seat.bot),
+        }
+    if getattr(seat, "resigned", False):
+        # P26: the player resigned; the bot plays their seat to the end, for good.
+        return _("%(name)s (resigned; a %(level)s bot plays on)") % {
+            "name": seat.user.public_name,
             "level": level_word(seat.bot),
         }
     return _("%(name)s (a %(level)s bot stands in)") % {

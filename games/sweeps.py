@@ -120,6 +120,28 @@ def _claim_due_game(now: datetime, passed_over: list) -> tuple | None:
     )
 
 
+def resume_due_pauses(now: datetime | None = None) -> int:
+    """Resume every paused game whose longest pause (``PAUSE_MAX_DAYS``) is over by ``now``;
+    returns how many.
+
+    Each is resumed by ``actions.resume_due_pause`` under its row lock, with the pause this
+    sweep read (``paused_at``): a second sweep, or one racing the host's own resume, finds
+    that pause gone and does nothing. A failing game is logged and left for the next sweep.
+    """
+    now = now or timezone.now()
+    due = Game.objects.filter(status=GameStatus.ACTIVE, paused_until__lte=now).values_list(
+        "id", "paused_at"
+    )
+    resumed = 0
+    for game_id, paused_at in list(due):
+        assert paused_at is not None  # paused_until is set only with paused_at
+        try:
+            resumed += actions.resume_due_pause(game_id, paused_at, now) is not None
+        except Exception:
+            logger.exception("Resume sweep: resuming game %s failed", game_id)
+    return resumed
+
+
 def send_due_reminders(now: datetime | None = None) -> int:
     """Queue every turn reminder due by ``now`` (``next_reminder_at``); returns how many.
 

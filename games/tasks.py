@@ -36,6 +36,12 @@ def play_due_timeouts(self) -> int:
 
 
 @shared_task
+def resume_due_pauses() -> int:
+    """Periodic (every minute): paused games whose longest pause is over run again."""
+    return sweeps.resume_due_pauses()
+
+
+@shared_task
 def send_due_reminders() -> int:
     """Periodic (every minute): queue the turn reminders whose time has come."""
     return sweeps.send_due_reminders()

@@ -30,6 +30,8 @@ STATUS_OF_CODE = {
     "stale_version": 409,
     "game_not_active": 409,
     "not_standing_in": 409,
+    "not_host": 403,
+    "paused": 409,
     "throttled": 429,
     "suspended": 403,
     "unavailable": 503,

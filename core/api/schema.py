@@ -85,6 +85,8 @@ _LINKS: dict[tuple[str, str], dict[str, tuple[str, dict[str, str], dict[str, str
         # A seat of yours that shows a bot standing in (seats[].bot) is yours to take back.
         "TakeBackSeat": ("games_take_back_create", _GAME_ID, None),
         "ReportGame": ("reports_create", {}, {"game": "$response.body#/id"}),
+        "ListMessages": ("games_messages_list", _GAME_ID, None),
+        "WriteMessage": ("games_messages_create", _GAME_ID, None),
     },
     ("games_accept_create", "200"): {
         "GetGame": ("games_retrieve", _GAME_ID, None),
@@ -105,6 +107,9 @@ _LINKS: dict[tuple[str, str], dict[str, tuple[str, dict[str, str], dict[str, str
     },
     ("me_vacations_create", "201"): {
         "EndVacation": ("me_vacations_end", {"vacation_id": "$response.body#/id"}, None),
+    },
+    ("me_api_keys_create", "201"): {
+        "DeleteApiKey": ("me_api_keys_destroy", {"key_id": "$response.body#/id"}, None),
     },
 }
 

@@ -9,7 +9,8 @@ tasks and management commands all call these functions, never ``.save()`` direct
 
 One module per domain: ``invitations`` (create, accept, decline), ``play`` (moves,
 automatic moves and bots' moves), ``moderation``, ``bots`` (who plays a seat: taking it
-back from a stand-in bot, a moderator handing it to one). The names below are
+back from a stand-in bot, a moderator handing it to one), ``together`` (resigning, the
+host's pause, resume and extension, rematches). The names below are
 re-exported for callers. Reading games is ``games.queries``; due work (sweeps) is
 ``games.sweeps``; what players are told by email is ``games.notify``.
 """
@@ -29,6 +30,14 @@ from games.actions.play import (
     do_play_timeout,
     do_set_standing_order,
 )
+from games.actions.together import (
+    do_extend_turn,
+    do_pause_game,
+    do_rematch,
+    do_resign,
+    do_resume_game,
+    resume_due_pause,
+)
 from games.invitation_links import invitation_token, read_invitation_token
 
 __all__ = [
@@ -40,13 +49,19 @@ __all__ = [
     "do_create_game",
     "do_decline_invitation",
     "do_extend_deadline",
+    "do_extend_turn",
     "do_force_automatic_move",
+    "do_pause_game",
     "do_play_bot_move",
     "do_play_move",
     "do_play_timeout",
+    "do_rematch",
     "do_replace_with_bot",
+    "do_resign",
+    "do_resume_game",
     "do_set_standing_order",
     "do_take_back_seat",
     "invitation_token",
     "read_invitation_token",
+    "resume_due_pause",
 ]

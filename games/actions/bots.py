@@ -44,6 +44,11 @@ def do_take_back_seat(game_id, user: User) -> Game:
             )
         if not row.bot:
             raise ServiceError("not_standing_in", _("You are playing your seat already."))
+        if row.resigned:
+            # P26: a resignation is final; the bot plays the seat to the end.
+            raise ServiceError(
+                "illegal_action", _("You resigned from this game: the bot keeps your seat.")
+            )
         assert row.user is not None  # found by its user id
         refuse_if_suspended(row.user)  # read with the locked game row, not the caller's
         now = timezone.now()

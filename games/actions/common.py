@@ -90,3 +90,16 @@ def end_game(
     if last_move is not None:
         events.move_applied.send(sender=Game, game=game, move=last_move)
     events.game_ended.send(sender=Game, game=game)
+
+
+def result_with_resignations(game: Game, scored: dict | None) -> dict | None:
+    """The result a finished ``game`` (seats prefetched) keeps: the engine's ``scored``,
+    and when seats resigned (P26), ``"resigned": [seat, ...]`` and ``winners`` the
+    best-scoring seats among the others (P22: ties share). Unchanged without resignations."""
+    resigned = sorted(row.seat for row in game.seats.all() if row.resigned)
+    if scored is None or not resigned:
+        return scored
+    others = [player for player in scored.get("players", []) if player["seat"] not in resigned]
+    best = max((player["score"] for player in others), default=None)
+    winners = [player["seat"] for player in others if player["score"] == best]
+    return {**scored, "winners": winners, "resigned": resigned}

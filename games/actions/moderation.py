@@ -74,6 +74,9 @@ def do_extend_deadline(
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
         check_seen_version(game, version)
+        if game.is_paused:
+            # The clock stands still (the host's pause): there is no deadline to extend.
+            raise ServiceError("paused", _("The game is paused; its clock stands still."))
         # Recorded as time added to the turn, so it survives a later recomputation of the
         # deadline (a vacation declared); the reminders still unsent move with it.
         deadlines.extend_turn(game, hours, timezone.now())

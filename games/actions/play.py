@@ -13,10 +13,11 @@ from games.actions.common import (
     lock_game,
     lock_game_with_seats,
     refuse_if_suspended,
+    result_with_resignations,
 )
 from games.catalogue import spec_for
 from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
-from games.movelog import first_full_entry
+from games.movelog import RESIGN, first_full_entry
 from moderation import audit
 from moderation.models import AuditAction
 from notifications.outbox import sent_together
@@ -78,6 +79,9 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
                 "game_not_active",
                 _("This game is %(status)s.") % {"status": status_word(game.status)},
             )
+        if row.resigned:
+            # P26: final; the stand-in bot plays the seat to the end.
+            raise ServiceError("illegal_action", _("You have resigned from this game."))
         if game.current_seat != seat:
             raise ServiceError("not_your_turn", _("It is not your turn."))
         if bots.bot_to_move(game) is not None:
@@ -278,7 +282,8 @@ def _apply(
     game.version += 1
     game.round = rules.round_number(after)
     if rules.is_finished(after):
-        game.result = rules.view(after, None)["result"]
+        # P26: a resigned seat cannot win (its stand-in played it to the end).
+        game.result = result_with_resignations(game, rules.view(after, None)["result"])
         end_game(game, GameStatus.FINISHED, EndReason.NONE, now, last_move=move)
         notify.queue_game_over(game)
         return move, True
@@ -328,11 +333,20 @@ def _play_bot_move(game: Game) -> Move:
     """The bot to move in the locked ``game`` (seats prefetched) plays: one move."""
     seat = game.current_seat
     assert seat is not None  # a bot is to move, so somebody is
-    move, _ = _apply(game, seat, bots.choose_action(game, seat), actor=Actor.BOT, actor_user=None)
+    # P26: a resigned seat's bot plays it to the end, its moves logged as automatic.
+    resigned = bots.seat_row(game, seat).resigned
+    move, _ = _apply(
+        game,
+        seat,
+        bots.choose_action(game, seat),
+        actor=Actor.BOT,
+        actor_user=None,
+        automatic=resigned,
+    )
     if game.is_active and game.current_seat == seat and bots.bot_to_move(game) is not None:
         # The same bot goes on (the turn's next step): its clock restarts with each step,
         # so a long turn is not handed to the sweep while its tasks are doing fine.
-        game.deadline = bots.bot_deadline(move.at)
+        game.deadline = None if game.is_paused else bots.bot_deadline(move.at)
         game.save(update_fields=["deadline", "updated_at"])
     return move
 
@@ -348,9 +362,11 @@ def _abandoned_rounds(game: Game, round_played: int) -> range | None:
     if first < 1:
         return None
     rounds = range(first, round_played + 1)
-    if Move.objects.filter(
-        game=game, round__gte=first, round__lte=round_played, automatic=False
-    ).exists():
+    if (
+        Move.objects.filter(game=game, round__gte=first, round__lte=round_played, automatic=False)
+        .exclude(action__action=RESIGN)  # a resignation is no move (P26)
+        .exists()
+    ):
         return None
     return rounds
 

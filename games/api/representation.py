@@ -53,6 +53,7 @@ def seat_json(seat: Seat) -> dict:
         "client_seed": fairness.public_client_seed(seat),
         "bot": seat_bot_json(seat),
         "on_vacation_until": seat_vacation_until(seat),
+        "resigned": seat.resigned,
     }
 
 
@@ -82,4 +83,13 @@ def game_json(game: Game, viewer: User) -> dict:
         "end_reason": str(game.end_reason),
         "shuffle_commitment": game.seed_commitment or None,
         "server_seed": fairness.public_server_seed(game),
+        "host": host_seat(game, seats),
+        "paused": game.is_paused,
+        "paused_until": datetime_json(game.paused_until),
+        "rematch": None if game.rematch_id is None else str(game.rematch_id),
     }
+
+
+def host_seat(game: Game, seats: list[Seat]) -> int | None:
+    """The seat of ``game``'s host among its ``seats`` (None for a host without one)."""
+    return next((seat.seat for seat in seats if seat.user_id == game.host_id), None)

@@ -14,7 +14,7 @@ from core.api.fields import (
     StrictSerializer,
 )
 from games import actions, fairness, queries
-from games.api.representation import seat_bot_json, seat_vacation_until
+from games.api.representation import host_seat, seat_bot_json, seat_vacation_until
 from games.api.tables import game_state_serializer, revealed_serializer
 from games.catalogue import all_specs, kinds, rules_for
 from games.models import Game
@@ -188,6 +188,10 @@ class SeatSerializer(serializers.Serializer):
         "until then), or null."
     )
 
+    resigned = serializers.BooleanField(
+        help_text="The player resigned (P26, R37): a stand-in bot plays the seat to the end."
+    )
+
     @extend_schema_field(SeatBotSerializer(allow_null=True))
     def get_bot(self, seat) -> dict | None:
         return seat_bot_json(seat)
@@ -228,6 +232,10 @@ class GameSerializer(serializers.ModelSerializer):
             "end_reason",
             "shuffle_commitment",
             "server_seed",
+            "host",
+            "paused",
+            "paused_until",
+            "rematch",
         ]
 
     shuffle_commitment = serializers.SerializerMethodField(
@@ -238,6 +246,28 @@ class GameSerializer(serializers.ModelSerializer):
         help_text="The server seed, null until the game has ended (finished, aborted, "
         "cancelled); see GET /api/games/{id}/verification/."
     )
+
+    host = serializers.SerializerMethodField(
+        help_text="The host's seat: only they may pause, resume and extend."
+    )
+    paused = serializers.BooleanField(
+        source="is_paused",
+        help_text="The host has paused the clock: no deadline, no reminders, no timeouts; "
+        "moves are still taken.",
+    )
+    paused_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When a paused game resumes by itself (PAUSE_MAX_DAYS), or null.",
+    )
+    rematch: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(
+        read_only=True,
+        allow_null=True,
+        help_text="The id of the rematch a player asked for after this game, or null.",
+    )
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_host(self, game: Game) -> int | None:
+        return host_seat(game, list(game.seats.all()))
 
     def get_shuffle_commitment(self, game: Game) -> str | None:
         return game.seed_commitment or None

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import standing_order, take_back, views
+from games.api import standing_order, take_back, together, views
 from games.api.verification import verification
 
 urlpatterns = [
@@ -19,6 +19,11 @@ urlpatterns = [
     ),
     path("games/<uuid:game_id>/verification/", verification, name="api-game-verification"),
     path("games/<uuid:game_id>/take-back/", take_back.take_back, name="api-game-take-back"),
+    path("games/<uuid:game_id>/resign/", together.resign, name="api-game-resign"),
+    path("games/<uuid:game_id>/pause/", together.pause, name="api-game-pause"),
+    path("games/<uuid:game_id>/resume/", together.resume, name="api-game-resume"),
+    path("games/<uuid:game_id>/extend/", together.extend, name="api-game-extend"),
+    path("games/<uuid:game_id>/rematch/", together.rematch, name="api-game-rematch"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (?script), and
     # templates/api/docs.html has no inline style: no exception to the site's CSP.

@@ -5,7 +5,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import dateformat
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 
 def format_moment(moment: datetime | None, zone: ZoneInfo) -> str:
@@ -24,10 +24,49 @@ def format_moment(moment: datetime | None, zone: ZoneInfo) -> str:
 def automatic_note(entry: dict, by_moderator: str) -> str:
     """What an automatic log entry (P24, R34) is marked with: ``by_moderator`` (the game's
     words) when its ``actor``, which callers may add to a public entry, is ``moderator``;
-    else that the deadline had passed. Never who the moderator was."""
+    the resigned seat's bot (P26) when it is ``bot``; else that the deadline had passed.
+    Never who the moderator was."""
     if entry.get("actor") == "moderator":
         return by_moderator
+    if entry.get("actor") == "bot":
+        return _("(Played by the bot that plays a resigned seat, rule P26.)")
     return _("(Played automatically: the deadline had passed.)")
+
+
+# A resignation's log entry (P26, R37): ``{"action": "resign"}``. Not an engine action:
+# whatever replays the log through the rules skips it (``is_resignation``).
+RESIGN = "resign"
+
+
+def is_resignation(action: dict) -> bool:
+    """Whether a log entry's ``action`` is a resignation rather than an engine move."""
+    return action.get("action") == RESIGN
+
+
+def resigned_sentence(entry: dict, names: "Names") -> str:
+    """A resignation's log entry (``{"action": "resign"}``, P26, R37) as a sentence."""
+    if entry["seat"] == names.reader_seat:
+        return _("You resigned.")
+    return _("%(name)s resigned.") % {"name": names.name(entry["seat"])}
+
+
+def resigned_ending(result: dict, names: "Names") -> str:
+    """Who resigned, for a finished game's result (its ``resigned`` seats; "" for none)."""
+    seats = result.get("resigned") or []
+    if not seats:
+        return ""
+    if names.reader_seat in seats:
+        others = [names.name(seat) for seat in seats if seat != names.reader_seat]
+        if not others:
+            return _("You resigned, so you could not win.")
+        return _("You and %(names)s resigned, so none of you could win.") % {
+            "names": ", ".join(others)
+        }
+    return ngettext(
+        "%(names)s resigned and could not win.",
+        "%(names)s resigned and could not win.",
+        len(seats),
+    ) % {"names": ", ".join(names.name(seat) for seat in seats)}
 
 
 class Names:

@@ -10,7 +10,7 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from .common import Names, automatic_note
+from .common import Names, automatic_note, is_resignation, resigned_sentence
 
 ABANDONED = pgettext_lazy("why a game ended", "every move of the last rounds was automatic")
 NEEDS_HISTORY = False  # an action dict says all this module tells
@@ -32,6 +32,8 @@ def action_text(action: dict) -> str:
 
 def describe_entry(entry: dict, names: Names, rules=None, *, history=(), rat_alert=False) -> str:
     """One public log entry: who played which action, and whether it was automatic."""
+    if is_resignation(entry["action"]):
+        return resigned_sentence(entry, names)
     text = _("%(name)s played %(action)s.") % {
         "name": names.subject(entry["seat"]),
         "action": action_text(entry["action"]),

@@ -147,6 +147,10 @@ _PIRATZ_RESULT = obj(
     nullable=True,
     description="Null until the game is finished.",
 )
+# Only when seats resigned (P26): not required, so not in obj()'s "required" list.
+_PIRATZ_RESULT["properties"]["resigned"] = array(
+    INT, description="The seats that resigned (P26); they are not among the winners."
+)
 
 
 TABLE_SCHEMA = view_schema(

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.describe import Names
-from games.movelog import first_full_entry
+from games.movelog import RESIGN, first_full_entry
 from games.piratz import words as describe
 from games.replay import ReplayRequest, chosen_step
 
@@ -131,7 +131,7 @@ def _apply_entry(table: dict, entry: dict) -> None:
         else:
             table["face_up"].append(revealed)
         return
-    if kind == "end_turn":
+    if kind in ("end_turn", RESIGN):  # a resignation changes nothing on the table (P26)
         return
     collected = table["collected"][seat]
     row = table["face_up"]

@@ -15,7 +15,13 @@ from collections import Counter
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from games.describe.common import Names, automatic_note
+from games.describe.common import (
+    RESIGN,
+    Names,
+    automatic_note,
+    resigned_ending,
+    resigned_sentence,
+)
 
 # Rules P1 order; the singular is used for one item ("1 coin").
 TREASURE_SINGULAR = {
@@ -144,6 +150,8 @@ def describe_move(entry: dict, names: Names, card, *, rat_alert: bool = False) -
                 if own
                 else _("%(name)s passed naming %(treasure)s and %(burial)s.")
             ) % values
+    elif kind == RESIGN:
+        return resigned_sentence(entry, names)  # P26: no move, never automatic
     elif kind == "resolve_alarm":
         if "keep" not in action:
             text = _("You resolved a rat alert.") if own else _("%(name)s resolved a rat alert.")
@@ -278,7 +286,9 @@ def describe_result(result: dict, names: Names) -> dict:
         )
     winners = [names.subject(seat) for seat in result["winners"]]
     reader_won = names.reader_seat is not None and names.reader_seat in result["winners"]
-    return {"players": rows, "winners": winners, "reader_won": reader_won}
+    # P26: who resigned (and so cannot win); "" when nobody did.
+    ending = resigned_ending(result, names)
+    return {"players": rows, "winners": winners, "reader_won": reader_won, "ending": ending}
 
 
 # --- The words interface every game's module offers (see ``games.describe``) -------------

@@ -76,7 +76,10 @@ SCHEMA_PARTS = {
 
 _RATTENSCHARF_RESULT = obj(
     {
-        "reason": {"type": "string", "description": "complete (R24-R26) or rats (R23)."},
+        "reason": {
+            "type": "string",
+            "description": "complete (R24-R26), rats (R23) or resigned (R37).",
+        },
         "rat_loser": NULLABLE_INT,
         "final_scoring": array(ref("RattenscharfScoring")),
         "players": array(
@@ -95,6 +98,10 @@ _RATTENSCHARF_RESULT = obj(
     },
     nullable=True,
     description="Null until the game is finished (R32).",
+)
+# Only when a player resigned (R37): not required, so not in obj()'s "required" list.
+_RATTENSCHARF_RESULT["properties"]["resigned"] = array(
+    INT, description="The seat that resigned (R37); the other player won."
 )
 
 

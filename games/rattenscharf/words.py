@@ -10,7 +10,13 @@ secret state, so nothing here can tell the draw order. The interface is
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from games.describe.common import Names, automatic_note
+from games.describe.common import (
+    Names,
+    automatic_note,
+    is_resignation,
+    resigned_ending,
+    resigned_sentence,
+)
 from games.rules.rattenscharf import board as geometry
 from games.rules.rattenscharf.state import board_of, start_board
 from games.rules.rattenscharf.strips import COLOURS, STRIPS
@@ -177,10 +183,17 @@ def describe_moves(
 ) -> list[str]:
     """Sentences for the entries after move ``since`` (``entries``: the whole public log,
     oldest first, so each strip's level and scoring are known)."""
-    return [
-        _sentence(entry, level, events, names)
+    laid = {
+        entry["number"]: _sentence(entry, level, events, names)
         for entry, level, events, _after in walk(start_board(), entries)
         if entry["number"] > since
+    }
+    return [
+        resigned_sentence(entry, names)
+        if is_resignation(entry["action"])
+        else laid[entry["number"]]
+        for entry in entries
+        if entry["number"] > since and (entry["number"] in laid or is_resignation(entry["action"]))
     ]
 
 
@@ -362,7 +375,9 @@ def describe_result(result: dict, names: Names) -> dict:
             }
         )
     loser = result.get("rat_loser")
-    if result["reason"] == "rats" and loser is not None:
+    if result["reason"] == "resigned":
+        ending = resigned_ending(result, names) + " " + _("(Rule R37: there is no final scoring.)")
+    elif result["reason"] == "rats" and loser is not None:
         values = {
             "name": names.name(loser),
             "colour": seat_colour(loser),

@@ -51,6 +51,11 @@ as that seat may see it (``memory``, oldest first), using only ``rng`` (a
 and raises ``ValueError`` for an unknown level or a view without legal actions. A game
 that offers bots has both names; the service seats bots only in such games.
 
+Optional: ``standing_result(state) -> dict``: the game's ``result`` for the table as it
+stands, as if it ended now (the service's result of a game a resignation ends, P26 and
+R37; the service names the winners). A game without it ends such a game with an empty
+result.
+
 Optional: a game whose shuffles anyone can check (docs/shuffle.md)
 takes ``key`` in ``new_game(players, seed=None, key=None, **options)`` (32 bytes
 instead of a seed; the game is then a function of the key: an int seed still deals

@@ -105,8 +105,11 @@ def seed() -> dict:
             for kind in islice(cycle(("json", "slack", "discord")), PER_PHASE)
         ]
 
+    key = ApiToken.issue(anna)
     return {
-        "key": ApiToken.issue(anna),
+        "key": key,
+        # Never deleted by the run (hooks.py turns a DELETE of it to an unknown id).
+        "key_id": ApiToken.objects.get(key_hash=ApiToken.hash_key(key)).pk,
         # The other players' keys: the hooks play their turns when Anna has none left.
         "opponent_keys": [ApiToken.issue(bert), ApiToken.issue(carla)],
         "games": {

@@ -23,6 +23,7 @@ from .engine import (
 from .errors import ERROR_CODES, IllegalAction
 from .fairness import check_deal
 from .scoring import result, scores
+from .scoring import result as standing_result  # scores any state (P19-P22)
 from .shuffle import commitment as shuffle_commitment
 from .shuffle import is_client_seed, shuffle_key
 from .state import State, dump, load
@@ -67,6 +68,7 @@ __all__ = [
     "scores",
     "shuffle_commitment",
     "shuffle_key",
+    "standing_result",
     "timeout_action",
     "view",
 ]

@@ -17,6 +17,7 @@ from .engine import (
     result,
     round_number,
     scores,
+    standing_result,
 )
 from .errors import ERROR_CODES, IllegalAction
 from .state import State, dump, load
@@ -57,6 +58,7 @@ __all__ = [
     "result",
     "round_number",
     "scores",
+    "standing_result",
     "timeout_action",
     "view",
 ]

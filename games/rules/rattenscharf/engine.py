@@ -208,6 +208,31 @@ def result(state):
     }
 
 
+def standing_result(state):
+    """R32's result shape for the table as it stands, for a game a resignation ends (R37):
+    ``reason`` "resigned", no final scoring (R25 needs every strip placed), each player's
+    placement points so far; ``winners`` the higher score (the service names the winner)."""
+    totals = list(state.points)
+    best = max(totals)
+    return {
+        "reason": "resigned",
+        "rat_loser": None,
+        "final_scoring": [],
+        "players": [
+            {
+                "seat": s,
+                "colour": COLOURS[s],
+                "placement_points": state.points[s],
+                "final_points": 0,
+                "score": totals[s],
+                "visible_rats": state.board.rats[s],
+            }
+            for s in (0, 1)
+        ],
+        "winners": [s for s in (0, 1) if totals[s] == best],
+    }
+
+
 def event_dict(event):
     seat, spice, cells, points = event
     return {"seat": seat, "spice": spice, "cells": [list(c) for c in cells], "points": points}

@@ -1,0 +1,377 @@
+"""Playing together: a player resigns (P26, R37); the host pauses, resumes and extends the
+clock; a player asks for a rematch (CONTRACT section 3).
+
+Each ``do_*`` function is one transaction on the locked game row, as every action: a
+refused request (``ServiceError``) changes nothing. The host is ``Game.host``; only they
+pause, resume and extend (``not_host`` for anyone else).
+"""
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from core.errors import ServiceError, status_word
+from games import bots, deadlines, events, notify
+from games.actions.common import end_game, lock_game_with_seats, refuse_if_suspended
+from games.actions.invitations import BOT_PREFIX, do_create_game
+from games.models import PAUSE_REASON_MAX_LENGTH, Actor, EndReason, Game, GameStatus, Move, Seat
+from games.movelog import RESIGN
+from notifications.outbox import sent_together
+
+logger = logging.getLogger(__name__)
+
+# The host's extension of one turn (CONTRACT section 3), and the longest reason they give.
+MIN_EXTEND_HOURS, MAX_EXTEND_HOURS = 1, 168
+MAX_REASON_LENGTH = PAUSE_REASON_MAX_LENGTH
+
+# What ``events.clock_changed`` and the emails call each change of the clock.
+PAUSED, RESUMED, EXTENDED = "paused", "resumed", "extended"
+
+
+def _player_row(game: Game, user: User) -> Seat:
+    """``user``'s seat in the locked ``game`` (seats prefetched): ``not_a_player`` for staff
+    who may see it without a seat, ``not_found`` for anyone else; refused while a
+    moderator's suspension of the player runs (read with the locked row)."""
+    row = next((s for s in game.seats.all() if s.user_id == user.id), None)
+    if row is None:
+        if user.is_staff:
+            raise ServiceError("not_a_player", _("You may see this game but hold no seat in it."))
+        raise ServiceError("not_found", _("No such game, or you are not a player of it."))
+    assert row.user is not None  # found by its user id
+    refuse_if_suspended(row.user)
+    return row
+
+
+def _refuse_unless_active(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        raise ServiceError(
+            "game_not_active",
+            _("This game is %(status)s.") % {"status": status_word(game.status)},
+        )
+
+
+def _refuse_unless_host(game: Game, user: User) -> None:
+    if game.host_id != user.id:
+        raise ServiceError("not_host", _("Only the game's host may do that."))
+
+
+def _refuse_if_paused(game: Game) -> None:
+    if game.is_paused:
+        raise ServiceError("paused", _("The game is paused; the host must resume it first."))
+
+
+def _clean_reason(reason) -> str:
+    """The host's reason as plain text, trimmed (``invalid`` if not a string or too long)."""
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise ServiceError("invalid", _("reason must be text."))
+    reason = reason.strip()
+    if len(reason) > MAX_REASON_LENGTH:
+        raise ServiceError(
+            "invalid",
+            _("reason may be at most %(max)d characters long.") % {"max": MAX_REASON_LENGTH},
+        )
+    return reason
+
+
+# --- Resigning (P26, R37) --------------------------------------------------------------------
+
+
+def do_resign(game_id, user: User, version: int) -> Game:
+    """``user`` resigns from the active game, chosen from game ``version`` (P26, R37).
+
+    Logged as an entry of its own (``{"action": "resign"}``, not automatic), which grows
+    the version by 1; final. With two players the game ends at once, ``finished``
+    (``end_reason`` resigned), the other player the winner, ``result`` the table scored as
+    it stands with ``"resigned": [seat]``. With three or four a stand-in bot plays the seat
+    to the end and the game goes on (``result_with_resignations`` leaves the seat out of
+    the winners); when no player who has not resigned is left, it ends as P25 (aborted,
+    abandoned). A retry of a resignation already applied (same version) answers the game.
+    Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``,
+    ``game_not_active``, ``stale_version``, ``illegal_action`` (resigned already).
+    Returns the game, seats prefetched.
+    """
+    with transaction.atomic(), sent_together():
+        game = lock_game_with_seats(game_id)
+        row = _player_row(game, user)
+        if row.resigned:
+            if Move.objects.filter(
+                game=game, number=version + 1, seat=row.seat, action__action=RESIGN
+            ).exists():
+                return game  # the client's retry after a lost answer
+            raise ServiceError("illegal_action", _("You have resigned from this game already."))
+        _refuse_unless_active(game)
+        if version != game.version:
+            raise ServiceError(
+                "stale_version",
+                _("The game has moved on to version %(version)d; reload it and decide again.")
+                % {"version": game.version},
+            )
+        now = timezone.now()
+        move = Move.objects.create(
+            game=game,
+            number=game.version + 1,
+            round=game.round or 1,
+            seat=row.seat,
+            action={"action": RESIGN},
+            revealed=None,
+            automatic=False,
+            actor=Actor.PLAYER,
+            actor_user=user,
+            at=now,
+        )
+        game.version += 1
+        row.resigned = True
+        row.save(update_fields=["resigned"])
+        seats = list(game.seats.all())
+        playing = [s.seat for s in seats if not s.resigned]
+        if len(seats) == 2:
+            # P26 with two players, R37: the other player wins, whatever the points.
+            game.result = _resignation_result(game, playing)
+            end_game(game, GameStatus.FINISHED, EndReason.RESIGNED, now, last_move=move)
+            notify.queue_game_over(game)
+        elif not any(s.user_id is not None and not s.resigned for s in seats):
+            # P26: every human player left has resigned: the game ends as P25.
+            end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
+            notify.queue_game_ended(game)
+        else:
+            game.save(update_fields=["version", "updated_at"])
+            if not row.bot:
+                # Not told "take it back" (it is final); the move's announcement below
+                # schedules the bot's turn when the game waits for this seat.
+                bots.hand_to_bot(
+                    game,
+                    row,
+                    why=bots.WHY_RESIGNED,
+                    now=now,
+                    actor=Actor.PLAYER,
+                    actor_user=user,
+                    begin_turn=False,
+                    tell_player=False,
+                )
+                if game.current_seat == row.seat:
+                    game.deadline = None if game.is_paused else bots.bot_deadline(now)
+                    game.next_reminder_at = None
+                    game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
+            events.move_applied.send(sender=Game, game=game, move=move)
+        logger.info("game %s: seat %d resigned (user %s)", game.id, row.seat, user.id)
+    return game
+
+
+def _resignation_result(game: Game, winners: list[int]) -> dict:
+    """The result of a game a resignation ended: the table scored as it stands (the rules'
+    ``standing_result``), ``winners`` as given (P26, R37) and the resigned seats."""
+    rules = game.rules
+    state = game.load_state()
+    scored = rules.view(state, None)["result"]
+    if scored is None:
+        standing = getattr(rules, "standing_result", None)
+        scored = standing(state) if standing is not None else {"players": []}
+    resigned = sorted(s.seat for s in game.seats.all() if s.resigned)
+    return {**scored, "winners": winners, "resigned": resigned}
+
+
+# --- The host's clock: pause, resume, extend -------------------------------------------------
+
+
+def do_pause_game(game_id, user: User, reason: str | None = "") -> Game:
+    """The host stops the active game's clock: no deadline, no reminders, no timeouts;
+    moves are still taken, and a turn that starts meanwhile starts unclocked
+    (``deadlines.hold_while_paused``). At most ``PAUSE_MAX_DAYS``: then it resumes by
+    itself (``resume_due_pause``). Every player is emailed, with ``reason``.
+
+    Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``, ``not_host``,
+    ``game_not_active``, ``paused`` (paused already), ``invalid`` (the reason).
+    """
+    reason = _clean_reason(reason)
+    with transaction.atomic(), sent_together():
+        game = lock_game_with_seats(game_id)
+        _player_row(game, user)
+        _refuse_unless_host(game, user)
+        _refuse_unless_active(game)
+        _refuse_if_paused(game)
+        now = timezone.now()
+        game.paused_at = now
+        game.paused_until = now + timedelta(days=settings.PAUSE_MAX_DAYS)
+        game.pause_reason = reason
+        deadlines.hold_while_paused(game)
+        game.save(
+            update_fields=[
+                "paused_at",
+                "paused_until",
+                "pause_reason",
+                "deadline",
+                "next_reminder_at",
+                "updated_at",
+            ]
+        )
+        notify.queue_clock_changed(game, PAUSED, reason=reason)
+        events.clock_changed.send(sender=Game, game=game, event=PAUSED)
+        logger.info("game %s paused by its host %s", game.id, user.id)
+    return game
+
+
+def do_resume_game(game_id, user: User, reason: str | None = "") -> Game:
+    """The host starts the paused game's clock again: the turn under way gets back the time
+    it had left when paused; a turn begun while paused gets a whole turn from now.
+
+    Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``, ``not_host``,
+    ``game_not_active``, ``illegal_action`` (not paused), ``invalid`` (the reason).
+    """
+    reason = _clean_reason(reason)
+    with transaction.atomic(), sent_together():
+        game = lock_game_with_seats(game_id)
+        _player_row(game, user)
+        _refuse_unless_host(game, user)
+        _refuse_unless_active(game)
+        if not game.is_paused:
+            raise ServiceError("illegal_action", _("The game is not paused."))
+        _resume(game, timezone.now(), reason=reason, automatic=False)
+        logger.info("game %s resumed by its host %s", game.id, user.id)
+    return game
+
+
+def resume_due_pause(game_id, paused_at: datetime, now: datetime) -> Game | None:
+    """The resume sweep's action: the game paused at ``paused_at`` runs again, its pause
+    having lasted ``PAUSE_MAX_DAYS`` by ``now``. Returns None and does nothing when it is
+    no longer that pause (resumed since, paused anew, ended) or not yet due: a sweep that
+    runs twice resumes once."""
+    with transaction.atomic(), sent_together():
+        game = lock_game_with_seats(game_id)
+        if (
+            game.status != GameStatus.ACTIVE
+            or game.paused_at != paused_at
+            or game.paused_until is None
+            or game.paused_until > now
+        ):
+            return None
+        _resume(game, now, reason="", automatic=True)
+        logger.info("game %s resumed by itself after its longest pause", game.id)
+    return game
+
+
+def _resume(game: Game, now: datetime, *, reason: str, automatic: bool) -> None:
+    """Run the locked, paused ``game``'s clock again from ``now`` and tell everyone."""
+    paused_at = game.paused_at
+    assert paused_at is not None  # callers resume paused games only
+    game.paused_at = game.paused_until = None
+    game.pause_reason = ""
+    started = game.turn_started_at
+    if started is None or started >= paused_at:
+        # The turn began while paused (unclocked): a whole turn from now.
+        deadlines.start_turn(game, now)
+    else:
+        # The turn's clock moves on by the pause: it has the time left when paused.
+        shifted = started + (now - paused_at)
+        if game.host_extended_turn == started:
+            game.host_extended_turn = shifted  # still this turn: extended once already
+        game.turn_started_at = shifted
+        deadlines.recompute_deadline(game)
+    game.save(
+        update_fields=[
+            "paused_at",
+            "paused_until",
+            "pause_reason",
+            "host_extended_turn",
+            *deadlines.TURN_FIELDS,
+            "updated_at",
+        ]
+    )
+    notify.queue_clock_changed(game, RESUMED, reason=reason, automatic=automatic)
+    events.clock_changed.send(sender=Game, game=game, event=RESUMED)
+
+
+def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
+    """The host gives the turn under way ``hours`` (1-168) more, once per turn: added to the
+    current deadline as a moderator's extension is (``deadlines.extend_turn``). Every
+    player is emailed, with ``reason``.
+
+    Raises ``ServiceError``: ``invalid`` (hours, reason), ``not_found``, ``not_a_player``,
+    ``suspended``, ``not_host``, ``game_not_active``, ``paused``, ``illegal_action``
+    (extended this turn already, or a bot is to move).
+    """
+    if type(hours) is not int or not MIN_EXTEND_HOURS <= hours <= MAX_EXTEND_HOURS:
+        raise ServiceError(
+            "invalid",
+            _("hours must be a whole number from %(min)d to %(max)d.")
+            % {"min": MIN_EXTEND_HOURS, "max": MAX_EXTEND_HOURS},
+        )
+    reason = _clean_reason(reason)
+    with transaction.atomic(), sent_together():
+        game = lock_game_with_seats(game_id)
+        _player_row(game, user)
+        _refuse_unless_host(game, user)
+        _refuse_unless_active(game)
+        _refuse_if_paused(game)
+        if game.host_extended_turn is not None and game.host_extended_turn == game.turn_started_at:
+            raise ServiceError(
+                "illegal_action", _("You have extended this turn already: once per turn.")
+            )
+        if bots.bot_to_move(game) is not None:
+            raise ServiceError("illegal_action", _("A bot is to move: it needs no more time."))
+        deadlines.extend_turn(game, hours, timezone.now())
+        game.host_extended_turn = game.turn_started_at
+        game.save(
+            update_fields=[
+                "deadline",
+                "turn_extension",
+                "next_reminder_at",
+                "host_extended_turn",
+                "updated_at",
+            ]
+        )
+        notify.queue_clock_changed(game, EXTENDED, reason=reason, hours=hours)
+        events.clock_changed.send(sender=Game, game=game, event=EXTENDED)
+        logger.info("game %s: turn extended by %dh by its host %s", game.id, hours, user.id)
+    return game
+
+
+# --- Rematch ---------------------------------------------------------------------------------
+
+
+def do_rematch(game_id, user: User) -> tuple[Game, bool]:
+    """A new game after the finished or aborted one: the same kind, options, ``turn_hours``
+    and stand-in setting, the same people with the seat order turned by one (seat 1 starts),
+    ``user`` its host, the others invited as usual and bots seated again as bots.
+
+    One per game: the old game's row lock orders concurrent asks, and ``Game.rematch``
+    (one-to-one) holds the one made; asked again, by any player, it is that game. Returns
+    ``(game, created)``. Raises ``ServiceError``: ``not_found``, ``not_a_player``,
+    ``game_not_active`` (still invited or active, or cancelled), and whatever creating a
+    game refuses (``suspended``, ``throttled``), creating nothing then.
+    """
+    with transaction.atomic():
+        old = lock_game_with_seats(game_id)
+        row = next((s for s in old.seats.all() if s.user_id == user.id), None)
+        if row is None:
+            _player_row(old, user)  # raises not_a_player or not_found
+        if old.rematch_id is not None:
+            return Game.objects.get(id=old.rematch_id), False
+        if old.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            raise ServiceError(
+                "game_not_active",
+                _("This game is %(status)s; a rematch follows a game that has ended.")
+                % {"status": status_word(old.status)},
+            )
+        entries = [
+            s.user.email if s.user is not None else f"{BOT_PREFIX}{s.bot}"
+            for s in sorted(old.seats.all(), key=lambda s: s.seat)
+        ]
+        new = do_create_game(
+            user,
+            entries[1:] + entries[:1],
+            game=old.game,
+            turn_hours=old.turn_hours,
+            stand_in_bots=old.stand_in_bots,
+            **old.rules_options(),
+        )
+        old.rematch = new
+        old.save(update_fields=["rematch"])
+        logger.info("game %s: rematch %s asked by user %s", old.id, new.id, user.id)
+    return new, True
