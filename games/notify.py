@@ -1,6 +1,7 @@
 """What the service tells players by email about their games, composed and queued here."""
 
 import json
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -14,6 +15,7 @@ from accounts.preferences import settings_for
 from accounts.schedule import EmailKind
 from accounts.unsubscribe import settings_url, unsubscribe_url
 from core.errors import ServiceError
+from games import presence
 from games.catalogue import spec_for
 from games.describe import Names, format_moment, words_for
 from games.invitation_links import invitation_token
@@ -22,9 +24,11 @@ from games.movelog import log_to_describe
 from games.queries import game_with_seats, seats_in_order
 from games.reply_tokens import reply_address
 from games.seat_names import level_word
+from games.table_talk import talk_since
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 from notifications.rendering import Composed, composer
+from notifications.send_checks import Drop, Hold, SendCheck, Verdict, send_check
 
 
 def queue_invitation(game: Game, seat: Seat) -> None:
@@ -159,6 +163,10 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     The email is composed when it is sent (``_compose_turn_email``, in the worker) from
     a snapshot of the game as it is now: it shows this turn however far the game has
     moved on by then.
+
+    Held while the player is at the table (``games.presence``: their game page was live
+    within ``LIVE_SECONDS``): then it is due ``TURN_EMAIL_HOLD_SECONDS`` later, and sent
+    only if the turn is still theirs then (``_held_turn_email_check``).
     """
     seat_row = _seat(game, seat)
     if seat_row.bot:
@@ -169,6 +177,8 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
     prefs = settings_for(seat_row.user)
     if not prefs.wants(EmailKind.YOUR_TURN):
         return None
+    now = timezone.now()
+    hold = _hold_while_live(game, seat, now)
     # Replying to the email with a move plays it (mailin): the token names this version.
     reply_to = _reply_to(game, seat, seat_row)
     # Why not compose it here: the recap reads the whole move log and the table is put
@@ -192,8 +202,58 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
         },
     )
     return _queue_game_email(
-        game, seat_row.user, prefs, EmailKind.YOUR_TURN, snapshot, reply_to=reply_to
+        game,
+        seat_row.user,
+        prefs,
+        EmailKind.YOUR_TURN,
+        snapshot,
+        reply_to=reply_to,
+        send_check=hold,
     )
+
+
+TURN_EMAIL_HELD = "games.turn_email_held"
+
+
+def _turn_email_hold() -> timedelta:
+    return timedelta(seconds=settings.TURN_EMAIL_HOLD_SECONDS)
+
+
+def _hold_while_live(game: Game, seat: int, now: datetime) -> SendCheck | None:
+    """The check every turn email queued at ``now`` carries, or None when holding is off
+    (a hold of 0). Whether the player is at the table is asked by the check, in the
+    worker: the move's transaction reads no cache (a failing cache query would abort it)."""
+    if not _turn_email_hold():
+        return None
+    arguments = {"game_id": str(game.id), "seat": seat, "version": game.version, "held_at": now}
+    return SendCheck(TURN_EMAIL_HELD, arguments)
+
+
+@send_check(TURN_EMAIL_HELD)
+def _held_turn_email_check(now: datetime, *, game_id, seat, version, held_at) -> Verdict:
+    """Whether the turn email queued at ``held_at`` goes out at ``now``, when it is due.
+
+    Within the hold after ``held_at``: held while the player is at the table
+    (``games.presence``: their page was live within ``LIVE_SECONDS``), sent at once if not.
+    After that, dropped when the turn that began at ``version`` is no longer theirs: the
+    game moved on (their own move, even one that keeps the turn, as a Piratz reveal does;
+    a timeout; the game ended). A move is the only change of ``version``, so an unchanged
+    version is the same turn. While the player is still at the table, held once more, up
+    to twice the hold after ``held_at``: someone reading the table may be thinking, but a
+    tab left open and forgotten must not swallow the email. Then it goes, at most once
+    (the outbox's claim). The reminder before the deadline is never held.
+    """
+    hold = _turn_email_hold()
+    if now < held_at + hold:
+        return Hold(held_at + hold) if presence.is_live(game_id, seat, now) else None
+    game = Game.objects.filter(id=game_id).values("status", "current_seat", "version").first()
+    turn = (GameStatus.ACTIVE, seat, version)
+    if game is None or (game["status"], game["current_seat"], game["version"]) != turn:
+        return Drop("The turn passed while its email was held (the player was at the table).")
+    last_hold = held_at + 2 * hold
+    if now < last_hold and presence.is_live(game_id, seat, now):
+        return Hold(last_hold)
+    return None
 
 
 def _reply_to(game: Game, seat: int, seat_row) -> str | None:
@@ -232,6 +292,8 @@ def _compose_turn_email(
     assert seat_row.user is not None  # turn emails are queued for people only
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
     context["recap"] = recap(game, seat)
+    # The others' table talk since the player's last move (games.table_talk: the talk app's).
+    context["talk"] = talk_since(game, seat)
     context["reply_by_email"] = reply_by_email
     return _with_footer(context, unsubscribe_link)
 
@@ -462,7 +524,9 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
         )
     seat_row = _seat(game, seat)
     assert seat_row.user is not None  # game-over emails are queued for people only
-    view = game.rules.view(game.load_state(), seat)
+    # table_view: a game a resignation ended has the service's result (P26, R37).
+    view = game.table_view(seat)
+    assert view is not None  # a finished game has a state
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=view)
     names = Names(context["names"], seat)
     context["result"] = words_for(game.game).describe_result(view["result"], names)
@@ -525,6 +589,45 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
         )
 
 
+def queue_clock_changed(
+    game: Game, event: str, *, reason: str = "", hours: int | None = None, automatic: bool = False
+) -> list[OutboundEmail]:
+    """Tell every player (not bots) that the host paused the game's clock (``event``
+    "paused"), that it runs again ("resumed": the host's call, or ``automatic``: by itself
+    after ``PAUSE_MAX_DAYS``) or that the host gave the turn ``hours`` more ("extended").
+
+    Always sent, like ``queue_stand_in``: it changes every player's clock. ``reason`` is
+    the host's own words (plain text; the templates escape it). In each player's
+    language and zone, with their signed link.
+    """
+    host = next((s for s in _seats(game) if s.user_id == game.host_id), None)
+    queued = []
+    for seat_row in _people(game):
+        assert seat_row.user is not None  # _people: the seats with a person
+        prefs = settings_for(seat_row.user)
+        with translation.override(language_of(seat_row.user)):
+            context = game_email_context(game, seat_row, prefs, with_table=False)
+            context.update(
+                event=event,
+                host=str(host.public_name) if host is not None else "",
+                reason=reason,
+                hours=hours,
+                automatic=automatic,
+                paused_until=format_moment(game.paused_until, prefs.zone),
+                settings_link=settings_url(),
+            )
+            queued.append(
+                queue_email(
+                    seat_row.user.email,
+                    "clock_changed",
+                    context,
+                    topic=f"game:{game.id}",
+                    language=language_of(seat_row.user),
+                )
+            )
+    return queued
+
+
 def queue_digest(user, games) -> bool:
     """Queue one digest email listing the ``games`` that wait for ``user``'s move.
 
@@ -556,6 +659,7 @@ def _queue_digest(user, games, prefs) -> bool:
                 "deadline": format_moment(game.deadline, prefs.zone),
                 "deadline_at": game.deadline,
                 "link": game_entry_url(game, user),
+                "talk": talk_since(game, seat_row.seat),
             }
         )
         if game.game not in deadline_notes:
@@ -691,8 +795,19 @@ def _with_footer(context: dict, unsubscribe: str) -> dict:
 
 
 def _queue_game_email(
-    game: Game, user, prefs, kind: str, context: dict | Composed, *, reply_to: str | None = None
+    game: Game,
+    user,
+    prefs,
+    kind: str,
+    context: dict | Composed,
+    *,
+    reply_to: str | None = None,
+    not_before: datetime | None = None,
+    send_check: SendCheck | None = None,
 ) -> OutboundEmail:
+    """Queue ``kind`` for ``user`` about ``game`` with the unsubscribe headers (and
+    ``reply_to``); the quiet kinds wait for the end of quiet hours, any email for
+    ``not_before`` too; ``send_check`` is asked when it is due (``queue_email``)."""
     if isinstance(context, Composed):
         # It adds the footer itself (``_with_footer``) when it is built, with this link.
         unsubscribe = context.arguments["unsubscribe_link"]
@@ -700,6 +815,8 @@ def _queue_game_email(
         unsubscribe = unsubscribe_url(user, kind)
         context = _with_footer(context, unsubscribe)
     send_after = prefs.quiet_until(timezone.now()) if kind in QUIET_KINDS else None
+    if not_before is not None:
+        send_after = not_before if send_after is None else max(send_after, not_before)
     headers = _unsubscribe_headers(unsubscribe)
     if reply_to:
         headers["Reply-To"] = reply_to
@@ -711,4 +828,5 @@ def _queue_game_email(
         send_after=send_after,
         headers=headers,
         language=language_of(user),
+        send_check=send_check,
     )

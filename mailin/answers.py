@@ -1,4 +1,5 @@
-"""The email that answers a reply: the move played and the new table, or why not and what now.
+"""The email that answers a reply: the move played and the new table, or why not and what now,
+and each table-talk message of the reply posted, or why not.
 
 Composed in the player's language from what their seat may see (the engine's view and the
 public log entry of their own move), queued in the caller's transaction. While it is still
@@ -72,9 +73,12 @@ def queue_answer(
     command: str,
     move: Move | None = None,
     refusal: str = "",
+    talk: list[dict] | None = None,
     in_reply_to: str = "",
 ) -> None:
-    """Queue the answer to the player at ``seat_row``: ``move`` played, or ``refusal``.
+    """Queue the answer to the player at ``seat_row``: ``move`` played, or ``refusal``
+    (neither with an empty ``command``: the reply held say-lines only), and each of
+    ``talk``'s messages (``{"text", "posted", "refusal"}``) posted or refused.
 
     ``game`` is as it is now (after the move). ``in_reply_to`` is the Message-ID of the
     player's email, so mail clients thread the answer under it.
@@ -89,6 +93,10 @@ def queue_answer(
     with translation.override(language):
         context = _context(game, seat_row, user, command=command, move=move, refusal=refusal)
     context["can_reply"] = reply_to is not None
+    # Plain text from the player: the HTML part escapes it like every context value.
+    context["talk"] = talk or []
+    # A reply of say-lines only: no move to report, played or refused.
+    context["talk_only"] = bool(talk) and move is None and not refusal
     # The footer of the game emails, without an unsubscribe link: an answer to the
     # player's own email always goes (docs/players.md "Which email goes when").
     context["settings_link"] = settings_url()

@@ -13,9 +13,13 @@ receive_email`` (a mail server's pipe). Both have refused what is too big to par
    forwarded reply);
 5. drops it past ``MAILIN_PER_ADDRESS_PER_HOUR`` messages from that player, or when it is
    a copy of a message of theirs already handled (same Message-ID);
-6. parses the first line the player wrote; plays it with ``do_play_move`` at the token's
-   version, so a reply to an old email is refused, never applied to a newer state;
-7. answers the player: the move played and the new table, or why not and what is legal.
+6. posts each line the player wrote beginning ``say `` / ``sag `` as a table-talk message
+   (``talk.actions.post_message``, each on its own: a refused one loses no other, nor the
+   move); then parses the first other line the player wrote, if any, and plays it with
+   ``do_play_move`` at the token's version, so a reply to an old email is refused, never
+   applied to a newer state (a reply of say-lines only plays nothing and is refused nothing);
+7. answers the player: the move played and the new table, or why not and what is legal,
+   and each message posted or why not.
 
 Dropped messages get no answer (no backscatter to forged senders) and one log line, with
 the sender masked and never the token; the doors log unreadable ones and tell their
@@ -44,10 +48,11 @@ from games.actions import do_play_move
 from games.models import Move, Seat
 from games.reply_tokens import read_reply_addresses
 from piratz_site.redaction import mask_email
+from talk.actions import post_message
 
 from .answers import parse_error_detail, queue_answer, refusal_detail
 from .intake import body_text, check_message, message_id_of, recipients_of, sender_of
-from .parser import MoveParseError, command_line, parse_move
+from .parser import MoveParseError, command_line, parse_move, say_lines
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +71,7 @@ class Outcome(StrEnum):
 
     PLAYED = "played"
     REFUSED = "refused"  # answered: why not, and what is legal now
+    TALKED = "talked"  # say-lines only, no move: answered with each message posted or not
     AUTO_REPLY = "auto_reply"
     NO_TOKEN = "no_token"
     RATE_LIMITED = "rate_limited"
@@ -126,7 +132,15 @@ def handle_message(message: AnymailInboundMessage) -> Outcome:
 
 def _play(seat: Seat, user: User, version: int, body: str, in_reply_to: str) -> Outcome:
     command = command_line(body)
+    said = say_lines(body)
     with translation.override(language_of(user)):
+        # The messages first, each in its own transaction (post_message's): whatever becomes
+        # of the move, they are posted or refused on their own, and the answer says which.
+        talk = [_post(seat, user, text) for text in said]
+        if said and not command:
+            seat.game.refresh_from_db()
+            queue_answer(seat.game, seat, command="", talk=talk, in_reply_to=in_reply_to)
+            return Outcome.TALKED
         refusal = ""
         if user.is_suspended():
             refusal = _("A moderator has suspended your account, so no move can be played for now.")
@@ -145,13 +159,32 @@ def _play(seat: Seat, user: User, version: int, body: str, in_reply_to: str) -> 
                 with transaction.atomic():
                     game = do_play_move(seat.game_id, user, version, action)
                     move = Move.objects.get(game=game, number=version + 1)
-                    queue_answer(game, seat, command=command, move=move, in_reply_to=in_reply_to)
+                    queue_answer(
+                        game, seat, command=command, move=move, talk=talk, in_reply_to=in_reply_to
+                    )
                 return Outcome.PLAYED
             except ServiceError as error:
                 refusal = refusal_detail(error.code, error.detail)
         seat.game.refresh_from_db()
-        queue_answer(seat.game, seat, command=command, refusal=refusal, in_reply_to=in_reply_to)
+        queue_answer(
+            seat.game, seat, command=command, refusal=refusal, talk=talk, in_reply_to=in_reply_to
+        )
     return Outcome.REFUSED
+
+
+# A message echoed in the answer is cut here (the player has the whole in their reply).
+_ECHO_CHARACTERS = 200
+
+
+def _post(seat: Seat, user: User, text: str) -> dict:
+    """Post one say-line's ``text`` as ``user`` at ``seat``'s game: what the answer says
+    of it (``text`` as echoed, ``posted``, and ``refusal``: the ServiceError's sentence)."""
+    echo = text if len(text) <= _ECHO_CHARACTERS else text[: _ECHO_CHARACTERS - 1] + "…"
+    try:
+        post_message(seat.game, user, text)
+    except ServiceError as error:
+        return {"text": echo, "posted": False, "refusal": str(error.detail)}
+    return {"text": echo, "posted": True, "refusal": ""}
 
 
 def is_auto_reply(message: AnymailInboundMessage, sender: str) -> bool:

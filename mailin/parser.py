@@ -1,7 +1,9 @@
 """A move written in an email: the command line of a reply, and the action dict it names.
 
 ``command_line(text)`` finds the first line the player wrote above the quoted email
-(``text_of_html`` first for an HTML-only email); ``parse_move(line, game)`` turns it into
+(``text_of_html`` first for an HTML-only email) that is not table talk; ``say_lines(text)``
+the table talk: the lines beginning ``say `` (German ``sag ``), each one message;
+``parse_move(line, game)`` turns it into
 an action dict with the game's own grammar (``GameSpec.mail_grammar``: Piratz's in
 ``games.piratz.mail``, Rattenscharf's in ``games.rattenscharf.mail``) or raises
 ``MoveParseError`` (``games.grammar``). Whether the move is legal now is the engine's
@@ -14,7 +16,7 @@ import re
 from games.catalogue import spec_for
 from games.grammar import MoveParseError
 
-__all__ = ["MoveParseError", "command_line", "parse_move", "text_of_html"]
+__all__ = ["MoveParseError", "command_line", "parse_move", "say_lines", "text_of_html"]
 
 # Where the quoted email or a signature begins: nothing the player wrote comes after.
 _QUOTE_HEADERS = re.compile(
@@ -24,6 +26,10 @@ _QUOTE_HEADERS = re.compile(
     re.IGNORECASE,
 )
 MAX_LINE = 200
+# Table talk: "say …" / "sag …" (any case), a space or tab after the word.
+_SAY_RE = re.compile(r"^(?:say|sag)[ \t]+(?P<text>.*)$", re.IGNORECASE | re.DOTALL)
+# The say-lines of one reply posted at most: each is a message and costs a transaction.
+MAX_SAY_LINES = 10
 _MAX_QUOTE_HEADER = 500
 
 
@@ -68,12 +74,10 @@ def _without_hidden_elements(markup: str) -> str:
     return "".join(kept)
 
 
-def command_line(text: str) -> str:
-    """The first line the player wrote: not blank, not quoted, above any quote or signature.
-
-    Empty when the first written line already begins the quote (``> …``, ``On … wrote:``,
-    ``Am … schrieb …:``, an Outlook header block) or a signature (``-- ``).
-    """
+def written_lines(text: str):
+    """The lines the player wrote, stripped, blank ones left out: those above the quoted
+    email (``> …``, ``On … wrote:``, ``Am … schrieb …:``, an Outlook header block) or a
+    signature (``-- ``), where reading stops."""
     for raw in text.splitlines():
         line = raw.strip().lstrip("\ufeff")
         if not line:
@@ -81,9 +85,41 @@ def command_line(text: str) -> str:
         # _QUOTE_HEADERS backtracks (cubic in a long line): a quote header is far shorter.
         head = line[:_MAX_QUOTE_HEADER]
         if line.startswith((">", "|")) or line in ("--", "-- ") or _QUOTE_HEADERS.match(head):
-            return ""
-        return line[:MAX_LINE]
+            return
+        yield line
+
+
+def _say_text(line: str) -> str | None:
+    match = _SAY_RE.match(line)
+    return None if match is None else match.group("text").strip()
+
+
+def command_line(text: str) -> str:
+    """The first line the player wrote that is not table talk (``say_lines``): not blank,
+    not quoted, above any quote or signature; cut to ``MAX_LINE`` characters.
+
+    Empty when there is none: the first written line already begins the quote or a
+    signature, or every line written above it is a say-line.
+    """
+    for line in written_lines(text):
+        if _say_text(line) is None:
+            return line[:MAX_LINE]
     return ""
+
+
+def say_lines(text: str) -> list[str]:
+    """The table talk of a reply: the text after ``say `` / ``sag `` (any case) of each
+    line the player wrote (``written_lines``) that begins so, in order, one message per
+    line, at most ``MAX_SAY_LINES`` (later ones are not read). Not checked here: an empty
+    or too long one is ``talk.actions.post_message``'s to refuse."""
+    found = []
+    for line in written_lines(text):
+        said = _say_text(line)
+        if said is not None:
+            found.append(said)
+            if len(found) == MAX_SAY_LINES:
+                break
+    return found
 
 
 def parse_move(line: str, game: str) -> dict:

@@ -17,6 +17,8 @@ class AuditAction(models.TextChoices):
     RESOLVE_REPORT = "resolve_report", "Resolve a report"
     RESEND_EMAIL = "resend_email", "Resend an email"
     REPLACE_WITH_BOT = "replace_with_bot", "Hand a player's seat to a bot"
+    HIDE_MESSAGE = "hide_message", "Hide a table talk message"
+    UNHIDE_MESSAGE = "unhide_message", "Show a hidden table talk message again"
 
 
 class AuditEntry(models.Model):

@@ -1,4 +1,5 @@
-"""App config for webhooks: listens to the games' events (``games.events``) and keeps
+"""App config for webhooks: listens to the games' events (``games.events``) and table
+talk's (``talk.events``), and keeps
 ``Game.has_webhooks`` with its webhooks."""
 
 from django.apps import AppConfig
@@ -7,6 +8,7 @@ from django.core import checks
 from django.db.models.signals import post_delete, post_save, pre_delete
 
 from games import events
+from talk import events as talk_events
 
 
 class WebhooksConfig(AppConfig):
@@ -21,6 +23,8 @@ class WebhooksConfig(AppConfig):
 
         events.move_applied.connect(receivers.queue_move, dispatch_uid="webhooks.move")
         events.game_ended.connect(receivers.queue_end, dispatch_uid="webhooks.end")
+        events.clock_changed.connect(receivers.queue_clock, dispatch_uid="webhooks.clock")
+        talk_events.message_posted.connect(receivers.queue_message, dispatch_uid="webhooks.message")
         # Game.has_webhooks follows every webhook's saves and deletes; the bulk update
         # that disables them refreshes it itself (webhooks.delivery.disable_webhooks).
         post_save.connect(

@@ -24,6 +24,7 @@ from core.tasks import task_named
 from games.models import Game, Move
 from notifications import delivery as machine
 from notifications.delivery import Failure, NotAttempted, SendOutcome, SweepResult, Transport
+from talk.models import Message
 
 from . import payloads, signing, transport
 from .models import Webhook, WebhookDelivery, WebhookKind
@@ -38,16 +39,18 @@ INTERRUPTED_ERROR = "Stopped at the task's time limit; the post may or may not h
 LOOKUP_ALLOWANCE_SECONDS = 30
 
 
-def queue_event(game: Game, event: str, move: Move | None = None) -> list[WebhookDelivery]:
+def queue_event(
+    game: Game, event: str, move: Move | None = None, *, message: Message | None = None
+) -> list[WebhookDelivery]:
     """Write one delivery per enabled webhook of ``game``; post them after commit.
 
-    Called by the receivers of ``games.events`` inside the change's transaction: a
-    rolled-back move posts nothing.
+    Called by the receivers of ``games.events`` and ``talk.events`` inside the change's
+    transaction: a rolled-back move or message posts nothing.
     """
     webhooks = _enabled_webhooks(game)
     if not webhooks:
         return []
-    data = payloads.event_data(game, event, move)
+    data = payloads.event_data(game, event, move, message=message)
     deliveries = WebhookDelivery.objects.bulk_create(
         WebhookDelivery(webhook=webhook, event=event, body=payloads.body_for(webhook, data, game))
         for webhook in webhooks

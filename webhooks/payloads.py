@@ -20,11 +20,17 @@ from games.describe import Names, format_moment, words_for
 from games.models import Game, GameStatus, Move
 from games.movelog import public_log
 from games.queries import seats_in_order
+from talk.models import Message
 
 from .models import Webhook, WebhookKind
 
 MOVE_APPLIED = "move_applied"
 GAME_ENDED = "game_ended"
+# The host's clock (games.events.clock_changed's ``event`` -> the post's event).
+GAME_PAUSED, GAME_RESUMED, DEADLINE_EXTENDED = "game_paused", "game_resumed", "deadline_extended"
+CLOCK_EVENTS = {"paused": GAME_PAUSED, "resumed": GAME_RESUMED, "extended": DEADLINE_EXTENDED}
+# A player wrote at the table (talk.events.message_posted).
+MESSAGE = "message"
 _UTC = ZoneInfo("UTC")
 
 
@@ -33,8 +39,11 @@ def table_url(game: Game) -> str:
     return settings.SITE_URL + reverse("games:game", args=[game.id])
 
 
-def event_data(game: Game, event: str, move: Move | None = None) -> dict:
-    """The ``json`` kind's body: the event and the game as everyone may see it now."""
+def event_data(
+    game: Game, event: str, move: Move | None = None, *, message: Message | None = None
+) -> dict:
+    """The ``json`` kind's body: the event and the game as everyone may see it now; for
+    a ``message`` event also ``"message"``: who wrote what, as the players read it."""
     names = [seat.public_name for seat in _seats(game)]
     to_move = game.current_seat if game.status == GameStatus.ACTIVE else None
     data = {
@@ -53,6 +62,8 @@ def event_data(game: Game, event: str, move: Move | None = None) -> dict:
         "move": None,
         "end_reason": game.end_reason or None,
         "result": None,
+        "paused": game.is_paused,
+        "paused_until": _iso(game.paused_until),
     }
     if move is not None:
         hidden = game.blind and game.status == GameStatus.ACTIVE
@@ -60,6 +71,16 @@ def event_data(game: Game, event: str, move: Move | None = None) -> dict:
         # Who played it ("player", "service": the deadline passed, "moderator", "bot"): the
         # chat line says a moderator's forced move was not the deadline (games.describe).
         data["move"] = {**entry, "at": _iso(entry["at"]), "actor": move.actor}
+    if message is not None:
+        # Plain text as written: each receiver escapes it for where it shows it (Slack's
+        # escaping and Discord's no-pings below; a program's own).
+        data["message"] = {
+            "id": message.pk,
+            "seat": message.seat,
+            "name": str(message.author.public_name),
+            "text": message.text,
+            "at": _iso(message.created_at),
+        }
     if game.status == GameStatus.FINISHED:
         data["result"] = game.result  # the engine's public result (everything is shown then)
     return data
@@ -97,12 +118,23 @@ def summary(data: dict, game: Game) -> str:
         lines.append(f"{title}: {words.describe_entry(move, names, game.rules, history=history)}")
     else:
         lines.append(title + ":")
+    if data["event"] == MESSAGE:
+        said = data["message"]
+        lines.append(_("%(name)s at the table: %(text)s") % said)
+        lines.append(data["table_url"])
+        return "\n".join(lines)
+    if data["event"] == GAME_PAUSED:
+        lines.append(_("The host has paused the game: the clock stands still."))
+    elif data["event"] == GAME_RESUMED:
+        lines.append(_("The game's clock runs again."))
+    elif data["event"] == DEADLINE_EXTENDED:
+        lines.append(_("The host has given the turn more time."))
     if data["event"] == GAME_ENDED:
         if data["status"] == GameStatus.FINISHED:
             lines.append(words.result_line(data["result"] or {}, names))
         else:
             lines.append(_("The game has ended without a result."))
-    elif data["seat_to_move"] is not None:
+    elif data["seat_to_move"] is not None and data["event"] != GAME_PAUSED:
         text = _("Now it is %(name)s's turn.") % {"name": data["player_to_move"]}
         if game.deadline is not None:
             text += " " + _("Deadline: %(deadline)s.") % {

@@ -1,6 +1,8 @@
-"""Receivers of ``games.events`` (each writes the game's webhook deliveries in its
-transaction) and of the webhooks' own saves and deletes (each keeps the game's
-``has_webhooks`` in that transaction)."""
+"""Receivers of ``games.events`` and ``talk.events`` (each writes the game's webhook
+deliveries in its transaction) and of the webhooks' own saves and deletes (each keeps the
+game's ``has_webhooks`` in that transaction)."""
+
+from games.models import Game
 
 from . import delivery, payloads
 
@@ -11,6 +13,17 @@ def queue_move(sender, game, move, **kwargs):
 
 def queue_end(sender, game, **kwargs):
     delivery.queue_event(game, payloads.GAME_ENDED)
+
+
+def queue_clock(sender, game, event, **kwargs):
+    # The host paused, resumed or extended (CONTRACT section 3): "game_paused", ...
+    delivery.queue_event(game, payloads.CLOCK_EVENTS[event])
+
+
+def queue_message(sender, message, **kwargs):
+    # The game as it is now: the caller's instance may be older (has_webhooks, the turn).
+    game = Game.objects.get(pk=message.game_id)
+    delivery.queue_event(game, payloads.MESSAGE, message=message)
 
 
 def refresh_after_save(sender, instance, **kwargs):

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 JSON_KEYS = {
     "event", "game_id", "game", "status", "version", "round", "blind", "players",
     "seat_to_move", "player_to_move", "deadline", "table_url", "move", "end_reason", "result",
+    "paused", "paused_until",
 }  # fmt: skip
 
 

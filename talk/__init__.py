@@ -1,0 +1,1 @@
+"""Table talk: the players' messages at a game, and moderators hiding them (docs/api.md)."""

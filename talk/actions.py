@@ -1,0 +1,195 @@
+"""The only writers of table talk: players post, moderators hide (audited), players report.
+
+``post_message`` is what every way of writing calls: the API, the game page, mail-in.
+"""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from core.errors import ServiceError
+from games import queries
+from games.models import Game, Seat
+from moderation import audit
+from moderation.models import AuditAction
+from talk import events
+from talk.models import Message, MessageReport
+
+RATE_WINDOW = timedelta(hours=1)
+# Line breaks and tabs are plain text; other control characters (and lone surrogates,
+# which JSON can carry) are not, and could break a page, an email or a log line.
+_ALLOWED_CONTROLS = {"\n", "\t"}
+
+
+def clean_text(text) -> str:
+    """``text`` as stored: line ends made ``\\n``, trimmed. ``ServiceError("invalid")`` when
+    it is not a string, empty, over ``Message.MAX_LENGTH`` characters or holds control
+    characters other than line breaks and tabs."""
+    if not isinstance(text, str):
+        raise ServiceError("invalid", _("A message is text."))
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text:
+        raise ServiceError("invalid", _("A message cannot be empty."))
+    if len(text) > Message.MAX_LENGTH:
+        raise ServiceError(
+            "invalid",
+            _("A message can be at most %(max)d characters; this one has %(length)d.")
+            % {"max": Message.MAX_LENGTH, "length": len(text)},
+        )
+    if any(
+        (char < " " or "\x7f" <= char <= "\x9f" or "\ud800" <= char <= "\udfff")
+        and char not in _ALLOWED_CONTROLS
+        for char in text
+    ):
+        raise ServiceError("invalid", _("A message cannot contain control characters."))
+    return text
+
+
+def _writer_seat(game: Game, user: User) -> int:
+    seat = queries.seat_of(game, user)
+    if seat is not None:
+        return seat
+    if user.is_staff:
+        raise ServiceError("not_a_player", _("Only the game's players can write at its table."))
+    raise ServiceError("not_found", _("No such game, or you are not a player of it."))
+
+
+def post_message(game: Game, user: User, text, *, now: datetime | None = None) -> Message:
+    """``user`` writes ``text`` at ``game``'s table; returns the new message.
+
+    Players only, whatever the game's state (an ended game's players may still talk).
+    Refusals (``ServiceError``, nothing written): ``not_found`` for someone not at the
+    table (``not_a_player`` for staff), ``suspended`` while a moderator's suspension runs,
+    ``invalid`` for text ``clean_text`` refuses, ``throttled`` beyond
+    ``TALK_MESSAGES_PER_HOUR`` messages of this player at this game in the last hour.
+    Sends ``talk.events.message_posted`` in the transaction that writes it.
+    """
+    now = now or timezone.now()
+    seat = _writer_seat(game, user)
+    if user.is_suspended(now):
+        raise ServiceError(
+            "suspended", _("A moderator has suspended this account, so it cannot write now.")
+        )
+    text = clean_text(text)
+    with transaction.atomic():
+        # The seat row is the player's lock at this table: two posts at once are counted
+        # one after the other, so the limit holds.
+        Seat.objects.select_for_update().filter(game=game, seat=seat).exists()
+        recent = Message.objects.filter(
+            game=game, author=user, created_at__gt=now - RATE_WINDOW
+        ).count()
+        if recent >= settings.TALK_MESSAGES_PER_HOUR:
+            raise ServiceError(
+                "throttled",
+                _(
+                    "You have written %(count)d messages at this table within the hour; "
+                    "wait a while before the next."
+                )
+                % {"count": recent},
+            )
+        message = Message.objects.create(
+            game=game, seat=seat, author=user, text=text, created_at=now
+        )
+        # In the same transaction: a webhook's post is written with the message (talk.events).
+        events.message_posted.send(sender=Message, message=message)
+        return message
+
+
+def messages_of(game: Game):
+    """The game's table talk, oldest first, each with its author (for the name)."""
+    return Message.objects.filter(game=game).select_related("author").order_by("created_at", "id")
+
+
+def do_hide_message(moderator: User, message_id: int, reason: str) -> Message:
+    """A moderator hides a message (players see that it was there, not what it said),
+    with the reason in the audit log, and resolves its open reports. ``ServiceError``:
+    ``invalid`` without a reason or if it is hidden already; ``not_found`` for a
+    non-moderator or no such message."""
+    reason = audit.clean_reason(reason)
+    with transaction.atomic():
+        message = _locked(message_id)
+        if message.is_hidden:
+            raise ServiceError("invalid", _("This message is hidden already."))
+        now = timezone.now()
+        audit.record(
+            moderator,
+            AuditAction.HIDE_MESSAGE,
+            reason=reason,
+            game=message.game,
+            user=message.author,
+            extra={"message": message.pk},
+        )
+        message.hidden_at, message.hidden_by, message.hidden_reason = now, moderator, reason
+        message.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
+        MessageReport.objects.filter(message=message, resolved_at=None).update(resolved_at=now)
+    return message
+
+
+def do_unhide_message(moderator: User, message_id: int, reason: str) -> Message:
+    """A moderator shows a hidden message again (a mistake undone), audited like hiding."""
+    reason = audit.clean_reason(reason)
+    with transaction.atomic():
+        message = _locked(message_id)
+        if not message.is_hidden:
+            raise ServiceError("invalid", _("This message is not hidden."))
+        audit.record(
+            moderator,
+            AuditAction.UNHIDE_MESSAGE,
+            reason=reason,
+            game=message.game,
+            user=message.author,
+            extra={"message": message.pk},
+        )
+        message.hidden_at, message.hidden_by, message.hidden_reason = None, None, ""
+        message.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
+    return message
+
+
+def do_report_message(reporter: User, message_id: int, reason: str = "") -> MessageReport:
+    """A player of the message's game reports it to the moderators (once; again changes
+    nothing). ``not_found`` for someone not at that table or no such message."""
+    message = Message.objects.select_related("game").filter(pk=message_id).first()
+    if message is None or queries.seat_of(message.game, reporter) is None:
+        raise ServiceError("not_found", _("No such message at a table of yours."))
+    report, _created = MessageReport.objects.get_or_create(
+        message=message, reporter=reporter, defaults={"reason": " ".join(reason.split())[:500]}
+    )
+    return report
+
+
+def _locked(message_id: int) -> Message:
+    message = (
+        Message.objects.select_for_update(of=("self",))
+        .select_related("game", "author")
+        .filter(pk=message_id)
+    ).first()
+    if message is None:
+        raise ServiceError("not_found", _("No such message."))
+    return message
+
+
+def messages_since(
+    game: Game, since: datetime | None, exclude_seat: int, limit: int
+) -> tuple[list[dict], int]:
+    """The reader ``games.table_talk`` asks for the emails: the newest ``limit`` messages
+    of ``game`` written after ``since`` (all when None) by seats other than
+    ``exclude_seat``, oldest first, each ``{"name", "text", "hidden"}`` (a hidden one's
+    text never leaves: ``""``); and how many earlier such messages were left out."""
+    found = Message.objects.filter(game=game).exclude(seat=exclude_seat)
+    if since is not None:
+        found = found.filter(created_at__gt=since)
+    newest = list(found.select_related("author").order_by("-created_at", "-id")[: limit + 1])
+    earlier = found.count() - limit if len(newest) > limit else 0
+    listed = [
+        {
+            "name": str(message.author.public_name),
+            "text": "" if message.is_hidden else message.text,
+            "hidden": message.is_hidden,
+        }
+        for message in reversed(newest[:limit])
+    ]
+    return listed, earlier
