@@ -442,6 +442,10 @@ def test_each_spice_has_its_own_shape_and_the_legend_names_it(anna, bert):
         [shape] = re.findall(r'<use href="#(rs-shape-[a-z]+)"/>', drawing.group(1))
         shapes[spice] = shape
     assert len(set(shapes.values())) == 8, shapes
+    # Each spice is drawn as itself (basil and cardamom were once swapped).
+    assert all(shape == f"rs-shape-{spice.split(':')[1]}" for spice, shape in shapes.items()), (
+        shapes
+    )
     paths = {
         re.search(rf'<symbol id="{shape}"[^>]*>(.*?)</symbol>', symbols).group(1)
         for shape in shapes.values()
