@@ -74,6 +74,13 @@ class GameSpec:
     # ``manage.py simulate --game <kind>``: ``(command, games, options)`` prints the run.
     # Fallback: the game is not offered to ``simulate``.
     simulate: Callable | None = None
+    # The rules page for players (``/rules/<kind>/``, ``games.rules_views``): language code
+    # -> template of the page's body, and ``() -> dict``, the context its drawings need
+    # (real cards, strips, a board), built in the reader's language. Fallbacks: without
+    # templates the game has no rules page (404) and no "Rules" links; a language without
+    # its own body reads the one of ``settings.LANGUAGE_CODE``; no context: none.
+    rules_templates: Mapping[str, str] = field(default_factory=dict)
+    rules_context: Callable[[], dict] | None = None
 
     @property
     def name(self) -> str:

@@ -4,7 +4,7 @@ sentences, in one spec (``games.catalogue``). The engine is ``games.rules.piratz
 from games.catalogue import GameSpec
 from games.rules import piratz as rules
 
-from . import api, mail, refusals, replay, simulation, table, words
+from . import api, mail, refusals, replay, rules_page, simulation, table, words
 
 SPEC = GameSpec(
     kind="piratz",
@@ -25,4 +25,9 @@ SPEC = GameSpec(
     replay_page=replay.replay_page,
     replay_template="games/piratz/replay.html",
     simulate=simulation.simulate_command,
+    rules_templates={
+        "en": "games/piratz/rules.en.html",
+        "de": "games/piratz/rules.de.html",
+    },
+    rules_context=rules_page.rules_context,
 )

@@ -5,7 +5,7 @@ refusal sentences, in one spec (``games.catalogue``). The engine is
 from games.catalogue import GameSpec
 from games.rules import rattenscharf as rules
 
-from . import api, mail, refusals, replay, simulation, table, words
+from . import api, mail, refusals, replay, rules_page, simulation, table, words
 
 SPEC = GameSpec(
     kind="rattenscharf",
@@ -25,4 +25,9 @@ SPEC = GameSpec(
     replay_page=replay.replay_page,
     replay_template="games/rattenscharf/replay.html",
     simulate=simulation.simulate_command,
+    rules_templates={
+        "en": "games/rattenscharf/rules.en.html",
+        "de": "games/rattenscharf/rules.de.html",
+    },
+    rules_context=rules_page.rules_context,
 )

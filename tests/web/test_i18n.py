@@ -154,9 +154,17 @@ def template_files() -> list[Path]:
         files += [
             p
             for p in folder.rglob("*")
-            if p.suffix in (".html", ".txt") and not _staff_only(p.relative_to(folder))
+            if p.suffix in (".html", ".txt")
+            and not _staff_only(p.relative_to(folder))
+            and not in_one_language(p)
         ]
     return sorted(files)
+
+
+def in_one_language(path: Path) -> bool:
+    """A body written whole in one language, ``name.<language>.html`` (the rules pages:
+    games.rules_views says why), read only by readers of that language: nothing to wrap."""
+    return len(path.suffixes) > 1 and path.suffixes[-2][1:] in dict(settings.LANGUAGES)
 
 
 def _staff_only(path: Path) -> bool:
