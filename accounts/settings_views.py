@@ -1,4 +1,5 @@
-"""The settings page (/settings/): email and time settings and vacations, as plain forms.
+"""The settings page (/settings/): the name others see, email and time settings and
+vacations, as plain forms; and the API keys page (/settings/api-keys/).
 
 The forms only parse what the browser sends (numbers, times, dates); what is allowed is
 decided by ``accounts.preferences`` (``do_update_settings``, ``do_add_vacation``,
@@ -23,9 +24,9 @@ from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 
-from . import preferences, schedule
+from . import api_keys, preferences, schedule
 from .authenticated import AuthenticatedHttpRequest
-from .models import NotificationSettings, User, Vacation
+from .models import ApiToken, NotificationSettings, User, Vacation
 from .sessions import do_sign_out_everywhere
 
 # What each email a person may switch off is, in their words.
@@ -139,6 +140,20 @@ class SettingsForm(forms.Form):
         }
 
 
+class DisplayNameForm(forms.Form):
+    """The name others see, parsed only: ``preferences.do_update_settings`` (the same
+    service the API's ``PATCH /api/me/settings/`` calls) judges it."""
+
+    display_name = forms.CharField(
+        label=gettext_lazy("Your name (empty: the first part of your address)"),
+        required=False,
+        # Longer than the rules allow, so that the service, not the browser, says why.
+        max_length=200,
+        strip=True,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+
+
 class VacationForm(forms.Form):
     """A vacation in the person's own time zone (the view parses under it)."""
 
@@ -155,11 +170,15 @@ class VacationForm(forms.Form):
     )
 
 
-def _render(request, settings_form, vacation_form, *, status=200) -> HttpResponse:
+def _render(request, settings_form, vacation_form, name_form=None, *, status=200) -> HttpResponse:
     saved = preferences.settings_for(request.user)
     now = timezone.now()
     vacations = Vacation.objects.filter(user=request.user, ends_at__gt=now).order_by("starts_at")
+    if name_form is None:
+        name_form = DisplayNameForm(initial={"display_name": request.user.display_name})
     context = {
+        "name_form": name_form,
+        "public_name": request.user.public_name,
         "settings_form": settings_form,
         "vacation_form": vacation_form,
         "vacations": [
@@ -182,9 +201,9 @@ def _render(request, settings_form, vacation_form, *, status=200) -> HttpRespons
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """GET: the forms, filled with the saved settings. POST (``form`` says which):
-    save the settings, add a vacation, or end/cancel one; then back here (POST-redirect-GET);
-    or sign out everywhere, then to the login page.
+    """GET: the forms, filled with the saved settings. POST (``form`` says which): set the
+    name others see, save the settings, add a vacation, or end/cancel one; then back here
+    (POST-redirect-GET); or sign out everywhere, then to the login page.
     A refused change shows the reason, keeps what was typed and changes nothing (400)."""
     saved = preferences.settings_for(request.user)
     settings_form = SettingsForm(initial=SettingsForm.initial_for(saved))
@@ -208,6 +227,8 @@ def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
                 messages.success(request, _("Your settings are saved."))
                 return redirect("settings-page")
         return _render(request, settings_form, vacation_form, status=400)
+    if which == "display_name":
+        return _change_display_name(request, settings_form, vacation_form, now=now)
     if which == "vacation":
         # The person types their own wall-clock times.
         with timezone.override(saved.zone):
@@ -244,6 +265,29 @@ def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("settings-page")
 
 
+def _change_display_name(
+    request: AuthenticatedHttpRequest, settings_form, vacation_form, *, now
+) -> HttpResponse:
+    """Set the name others see through ``do_update_settings`` (its refusal, a sentence,
+    shown at the field with what was typed kept, 400); then back to the page."""
+    name_form = DisplayNameForm(request.POST)
+    if name_form.is_valid():
+        try:
+            person = User.objects.get(pk=request.user.pk)
+            preferences.do_update_settings(
+                person, {"display_name": name_form.cleaned_data["display_name"]}, now=now
+            )
+        except ServiceError as refused:
+            name_form.add_error("display_name", refused.detail)
+        else:
+            messages.success(
+                request,
+                _("Other players now see you as %(name)s.") % {"name": person.public_name},
+            )
+            return redirect("settings-page")
+    return _render(request, settings_form, vacation_form, name_form, status=400)
+
+
 def _sign_out_everywhere(request: AuthenticatedHttpRequest) -> HttpResponse:
     """End every sign-in of the person (``do_sign_out_everywhere``), this browser's too,
     and say so on the login page."""
@@ -257,3 +301,52 @@ def _sign_out_everywhere(request: AuthenticatedHttpRequest) -> HttpResponse:
         ),
     )
     return redirect("accounts:login")
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def api_keys_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The person's API keys (``accounts.api_keys``, as ``/api/me/api-keys/``): the list
+    (name, prefix, created, last used); POST ``form=create`` with a name makes one and
+    answers this page with the key itself, once, in the body of that answer only (never in
+    the session, a URL or a log; ``never_cache`` sends ``Cache-Control: no-store``);
+    POST ``form=revoke`` with ``key`` deletes one, then back here. A refusal (a bad name,
+    a sixth key) is the service's sentence at the form, 400."""
+    name_error = None
+    new_key = None
+    status = 200
+    if request.method == "POST":
+        which = request.POST.get("form")
+        if which == "revoke":
+            try:
+                key_id = forms.IntegerField().clean(request.POST.get("key"))
+                api_keys.do_delete_api_key(request.user, key_id)
+            except forms.ValidationError:
+                messages.error(request, _("You have no API key with that id."))
+            except ServiceError as refused:
+                messages.error(request, refused.detail)
+            else:
+                messages.success(request, _("The API key is revoked: it no longer works."))
+            return redirect("settings-api-keys")
+        if which != "create":
+            messages.error(request, _("Nothing was changed: the form sent was not recognised."))
+            return redirect("settings-api-keys")
+        try:
+            token, key = api_keys.do_create_api_key(request.user, request.POST.get("name", ""))
+        except ServiceError as refused:
+            name_error, status = refused.detail, 400
+        else:
+            new_key = {"name": token.name, "key": key}
+    keys = list(api_keys.keys_of(request.user))
+    context = {
+        "keys": keys,
+        "new_key": new_key,
+        "name_error": name_error,
+        # What was typed comes back after a refusal; after a success the field is empty.
+        "typed_name": request.POST.get("name", "") if name_error else "",
+        "max_keys": ApiToken.MAX_PER_USER,
+        "max_name_length": ApiToken.MAX_NAME_LENGTH,
+        "zone": preferences.settings_for(request.user).zone.key,
+    }
+    return render(request, "accounts/api_keys.html", context, status=status)

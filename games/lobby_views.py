@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Case, F, IntegerField, Q, Value, When
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.preferences import settings_for
-from games import actions, bots, describe, queries, seat_names
+from games import actions, bots, describe, players, queries, seat_names
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
 from games.models import Game, GameStatus
@@ -153,6 +153,49 @@ class CreateGameForm(forms.Form):
         return entries
 
 
+def _with_partners(
+    data: QueryDict, partners: list[players.Partner]
+) -> tuple[QueryDict, str | None]:
+    """The create form's POST ``data`` with the people ticked in "played with" (``with``:
+    ids among ``partners``, the only addresses the form may take this way) placed in the
+    empty player fields 2-4 (a seat given to a bot is not empty), in the order ticked, each
+    once (an address typed already, by hand or by the page's script, is not added again).
+    Returns the data and None, or the data unchanged and why they do not fit."""
+    ticked = data.getlist("with")
+    if not ticked:
+        return data, None
+    by_id = {str(partner.id): partner for partner in partners}
+    merged = data.copy()
+    present = {merged.get(f"player_{n}", "").strip().lower() for n in (1, 2, 3, 4)}
+    free = [
+        n
+        for n in (2, 3, 4)
+        if not merged.get(f"player_{n}", "").strip() and not merged.get(f"bot_{n}")
+    ]
+    for partner_id in ticked:
+        partner = by_id.get(partner_id)
+        if partner is None or partner.email.lower() in present:
+            continue
+        if not free:
+            return data, _("Too many players: a game has at most 4 seats.")
+        merged[f"player_{free.pop(0)}"] = partner.email
+        present.add(partner.email.lower())
+    return merged, None
+
+
+def _group_initial(request: AuthenticatedHttpRequest, groups: list[players.Group]) -> dict:
+    """The create form filled from ``?group=<game id>`` (one of ``groups``, the reader's
+    recent ones): that game's kind and its people in its seat order. Empty otherwise."""
+    wanted = request.GET.get("group", "")
+    group = next((g for g in groups if str(g.game.id) == wanted), None)
+    if group is None:
+        return {}
+    initial: dict = {"game": group.game.game}
+    for number, email in enumerate(group.emails, start=1):
+        initial[f"player_{number}"] = email
+    return initial
+
+
 def _created_message(game: Game) -> str:
     """What the host is told after creating ``game``: invitations went out only if some
     seat waits for a person; with bots alone every seat has accepted and play has begun."""
@@ -246,17 +289,24 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """
     if request.method == "POST" and request.POST.get("form") == "answer":
         return _answer_invitation(request)
+    partners = players.partners_of(request.user)
+    groups = players.recent_groups(request.user)
     form = CreateGameForm(
         initial={
             "game": kinds()[0],
             "player_1": request.user.email,
             "turn_hours": 72,
+            **_group_initial(request, groups),
         }
     )
     status = 200
     if request.method == "POST":
-        form = CreateGameForm(request.POST)
-        if form.is_valid():
+        data, too_many = _with_partners(request.POST, partners)
+        form = CreateGameForm(data)
+        if too_many is not None:
+            form.is_valid()
+            form.add_error(None, too_many)
+        elif form.is_valid():
             try:
                 game = actions.do_create_game(
                     request.user,
@@ -283,6 +333,12 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "game": game,
                 "name": game.rules.NAME,
                 "players": [s.public_name for s in seats],
+                # The other people at it, each a link to their player page.
+                "people": [
+                    s.user.public_name
+                    for s in seats
+                    if s.user is not None and s.user_id != request.user.pk
+                ],
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),
                 "deadline": game.deadline if game.is_active else None,
@@ -298,7 +354,13 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
             }
         )
     offered = games_offered()
-    context = {"rows": rows, "form": form, "games_offered": offered}
+    context = {
+        "rows": rows,
+        "form": form,
+        "games_offered": offered,
+        "partners": partners,
+        "groups": groups,
+    }
     return render(request, "games/my_games.html", context, status=status)
 
 

@@ -1,6 +1,7 @@
 // The create form (templates/games/my_games.html): show only what the chosen game allows,
 // from #games-offered (games.lobby_views.games_offered: its player counts, blind mode and
 // bot levels). Fields a game cannot use are hidden and disabled, so they are not sent.
+// It also puts the people ticked under "played with" into the player fields.
 // Without JavaScript every field shows, the notes above the form say what each game
 // allows, and the server refuses what a game does not (do_create_game).
 (function () {
@@ -37,4 +38,38 @@
 
   form.elements.game.addEventListener("change", update);
   update();
+
+  // "People you have played with": ticking one puts their address into the first empty
+  // player field that is shown (not given to a bot); unticking takes it out again. Without
+  // this script the ticked boxes are posted and the server fills the same places
+  // (games.lobby_views._with_partners), skipping an address already typed.
+  function playerFields() {
+    var fields = [];
+    for (var number = 2; number <= 4; number++) {
+      var field = form.elements["player_" + number];
+      var bot = form.elements["bot_" + number];
+      if (field && !field.disabled && !(bot && bot.value)) fields.push(field);
+    }
+    return fields;
+  }
+  function holding(email) {
+    var wanted = email.toLowerCase();
+    return playerFields().filter(function (field) {
+      return field.value.trim().toLowerCase() === wanted;
+    });
+  }
+  form.querySelectorAll('input[name="with"][data-email]').forEach(function (box) {
+    var email = box.getAttribute("data-email");
+    box.checked = holding(email).length > 0; // a page shown again keeps its fields
+    box.addEventListener("change", function () {
+      if (box.checked) {
+        if (holding(email).length) return;
+        var empty = playerFields().filter(function (field) { return !field.value.trim(); })[0];
+        if (empty) empty.value = email;
+        else box.checked = false; // no place left: the box says what the fields hold
+      } else {
+        holding(email).forEach(function (field) { field.value = ""; });
+      }
+    });
+  });
 })();

@@ -1,0 +1,55 @@
+"""The player page (/players/<name>/): a person's finished games, wins and reliability.
+
+Signed-in players only (a game link's session is signed out here: ``accounts.game_scope``);
+it shows public names and counts, never an address. The report form on it posts to
+``moderation.views.report_player`` (games cannot import moderation's actions: the floors).
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import pgettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from accounts.authenticated import AuthenticatedHttpRequest
+from games import players
+from moderation.models import ReportCategory
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def player_page(request: AuthenticatedHttpRequest, name: str) -> HttpResponse:
+    """The person whose public name is ``name`` (``players.player_named``; 404 for none):
+    their record (``players.record_of``) and member-since month; the report form when the
+    reader shares a game with them (``players.games_together``) and is not them."""
+    player = players.player_named(name)
+    if player is None:
+        raise Http404("No player has this name.")
+    together = [] if player.pk == request.user.pk else players.games_together(request.user, player)
+    context = {
+        "player": player,
+        "name": player.public_name,
+        "record": players.record_of(player),
+        "itself": player.pk == request.user.pk,
+        "games_together": together,
+        "categories": report_categories(),
+    }
+    return render(request, "games/player.html", context)
+
+
+def report_categories() -> list[tuple[str, str]]:
+    """The report categories (``ReportCategory``'s values) in the reader's words: the
+    model's labels are the moderators' English."""
+    return [
+        (value, str(REPORT_CATEGORY_WORDS.get(value) or value)) for value in ReportCategory.values
+    ]
+
+
+REPORT_CATEGORY_WORDS = {
+    ReportCategory.ABUSE.value: pgettext_lazy("report category", "Abuse or insults"),
+    ReportCategory.CHEATING.value: pgettext_lazy("report category", "Cheating"),
+    ReportCategory.SPAM.value: pgettext_lazy("report category", "Spam"),
+    ReportCategory.OTHER.value: pgettext_lazy("report category", "Something else"),
+}

@@ -1,0 +1,179 @@
+"""Players as others see them: found by their public name, their record, who one played with.
+
+Read-only queries for the player page (``games.player_views``), its report form
+(``moderation.views``) and the create form's suggestions (``games.lobby_views``). Nothing
+here returns an address except ``partners_of``, and that only the addresses of people who
+sat at a started game with the one asking.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, Max, OuterRef, Q
+
+from accounts.display_names import name_key
+from accounts.models import User
+from games.catalogue import kinds, rules_for
+from games.models import Actor, Game, GameStatus, Move, Seat
+
+# Games that got past their invitations: everyone at them accepted to play together. A
+# declined or expired invitation never makes its people partners (nor shows an address).
+_STARTED = (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+def player_named(name: str) -> User | None:
+    """The person whose public name is ``name``, or None.
+
+    A chosen display name first (compared as ``display_names.name_key`` does, so
+    "ANNA" finds "Anna"); otherwise someone without one whose address starts with
+    ``name@`` (their public name is that part). None when nobody, or more than one person,
+    answers to it: a name that is not one person's names nobody.
+    """
+    name = name.strip()
+    if not name or "@" in name:
+        return None
+    chosen = list(User.objects.filter(display_name_key=name_key(name))[:2])
+    if chosen:
+        return chosen[0] if len(chosen) == 1 else None
+    by_address = list(User.objects.filter(display_name="", email__istartswith=f"{name}@")[:2])
+    return by_address[0] if len(by_address) == 1 else None
+
+
+@dataclass
+class GameRecord:
+    """A person's finished games and wins in one game kind."""
+
+    kind: str
+    name: str
+    finished: int = 0
+    won: int = 0
+
+
+@dataclass
+class PlayerRecord:
+    """What the player page shows: finished games and wins per game kind, and how often
+    the deadline played for them (``timed_out`` of ``turns`` moves they owed)."""
+
+    games: list[GameRecord] = field(default_factory=list)
+    turns: int = 0
+    timed_out: int = 0
+
+    @property
+    def finished(self) -> int:
+        return sum(record.finished for record in self.games)
+
+    @property
+    def won(self) -> int:
+        return sum(record.won for record in self.games)
+
+    @property
+    def timed_out_percent(self) -> int | None:
+        """The share of their moves the deadline played, in whole percent; None before
+        their first move."""
+        if not self.turns:
+            return None
+        return round(100 * self.timed_out / self.turns)
+
+
+def record_of(user: User) -> PlayerRecord:
+    """``user``'s record, from public facts only (results, who moved and how).
+
+    A win is a seat among a finished game's ``result["winners"]`` (a resigned seat never
+    is, P26/R37). Their moves are the log rows of their seats that they played or that
+    the deadline played for them (``Actor.SERVICE``, automatic); a bot standing in, a
+    moderator forcing a move, count neither way. Three queries.
+    """
+    finished: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    rows = Seat.objects.filter(user=user, game__status=GameStatus.FINISHED).values_list(
+        "game__game", "seat", "game__result"
+    )
+    for kind, seat, result in rows:
+        finished[kind] += 1
+        if seat in (result or {}).get("winners", []):
+            won[kind] += 1
+    known = kinds()
+    order = known + sorted(set(finished) - set(known))
+    games = [
+        GameRecord(
+            kind=kind,
+            name=rules_for(kind).NAME if kind in known else kind,
+            finished=finished[kind],
+            won=won[kind],
+        )
+        for kind in order
+        if finished[kind]
+    ]
+    theirs = Move.objects.filter(
+        Exists(Seat.objects.filter(game=OuterRef("game"), seat=OuterRef("seat"), user=user)),
+        Q(actor=Actor.PLAYER) | Q(actor=Actor.SERVICE, automatic=True),
+    )
+    turns = theirs.count()
+    timed_out = theirs.filter(actor=Actor.SERVICE).count() if turns else 0
+    return PlayerRecord(games=games, turns=turns, timed_out=timed_out)
+
+
+def games_together(viewer: User, player: User, *, limit: int = 20) -> list[Game]:
+    """The games both ``viewer`` and ``player`` hold a seat in, newest first (at most
+    ``limit``): what the viewer may report the player about."""
+    return list(
+        Game.objects.filter(seats__user=viewer)
+        .filter(seats__user=player)
+        .defer("state")
+        .order_by("-created_at")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class Partner:
+    """Someone ``viewer`` played with: their id, public name and address."""
+
+    id: int
+    name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class Group:
+    """The people of one of the viewer's recent games, in its seat order (the viewer
+    included, as the create form takes them), and that game."""
+
+    game: Game
+    emails: tuple[str, ...]
+    names: tuple[str, ...]
+
+
+def partners_of(viewer: User, *, limit: int = 30) -> list[Partner]:
+    """The people ``viewer`` sat with at a started game (``_STARTED``), the most recent
+    game first, at most ``limit``; never the viewer, never a bot's seat."""
+    together = Seat.objects.filter(user=viewer, game__status__in=_STARTED).values("game")
+    people = (
+        User.objects.filter(seats__game__in=together)
+        .exclude(pk=viewer.pk)
+        .annotate(last_game=Max("seats__game__created_at"))
+        .order_by("-last_game", "email")
+    )
+    return [Partner(id=p.id, name=p.public_name, email=p.email) for p in people[:limit]]
+
+
+def recent_groups(viewer: User, *, limit: int = 3) -> list[Group]:
+    """The viewer's last ``limit`` distinct groups of people (bots left out) from started
+    games with at least one other person, newest first: "play again with them"."""
+    games = (
+        Game.objects.filter(seats__user=viewer, status__in=_STARTED)
+        .defer("state")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:50]
+    )
+    groups: list[Group] = []
+    seen: set[frozenset[str]] = set()
+    for game in games:
+        people = [s.user for s in sorted(game.seats.all(), key=lambda s: s.seat) if s.user]
+        emails = tuple(person.email for person in people)
+        if len(emails) < 2 or frozenset(emails) in seen:
+            continue
+        seen.add(frozenset(emails))
+        groups.append(Group(game=game, emails=emails, names=tuple(p.public_name for p in people)))
+        if len(groups) == limit:
+            break
+    return groups

@@ -1,0 +1,123 @@
+"""The player page (/players/<name>/): finished games and wins per game, reliability (the
+share of their moves the deadline played), member since; signed-in players only; and its
+report button, which files a moderation report as the API does."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import actions
+from games.models import Game
+from moderation.models import Report
+from tests.factories import make_user, play_to_the_end, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(anna):
+    answer = Client().get("/players/Anna/")
+    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+
+
+def test_an_unknown_name_is_not_found(anna, bert):
+    assert signed_in(bert).get("/players/Nobody/").status_code == 404
+    assert signed_in(bert).get("/players/anna@example.com/").status_code == 404
+
+
+def test_a_player_is_found_by_display_name_or_address_name(anna, bert, carla):
+    assert signed_in(bert).get("/players/anna/").status_code == 200  # case folded
+    body = signed_in(bert).get("/players/carla/").content.decode()
+    assert "<h1>carla</h1>" in body
+    assert "carla@example.com" not in body  # the address stays private
+
+
+def test_a_name_two_people_answer_to_names_nobody(bert):
+    make_user("sam@one.example")
+    make_user("sam@two.example")
+    assert signed_in(bert).get("/players/sam/").status_code == 404
+
+
+def test_finished_games_wins_and_reliability(anna, bert):
+    game = play_to_the_end(start_game([anna, bert]), [anna, bert])
+    winners = game.result["winners"]
+    running = start_game([anna, bert], seed=3)
+    Game.objects.filter(pk=running.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    actions.do_play_timeout(running.id)  # anna's turn played by the deadline
+    body = signed_in(bert).get("/players/Anna/").content.decode()
+    assert 'data-kind="piratz"' in body
+    won = 1 if 0 in winners else 0
+    assert f"<td>Piratz</td><td>1</td><td>{won}</td>" in body
+    page = signed_in(bert).get("/players/Anna/")
+    record = page.context["record"]
+    assert record.timed_out >= 1 and record.turns > record.timed_out
+    assert f'data-reliability="{record.timed_out_percent}"' in body
+    assert "Member since" in body
+
+
+def test_the_report_button_files_a_report(anna, bert):
+    game = start_game([anna, bert])
+    client = signed_in(bert)
+    body = client.get("/players/Anna/").content.decode()
+    assert 'action="/reports/player/"' in body and str(game.id) in body
+    answer = client.post(
+        "/reports/player/",
+        {"player": "Anna", "game": game.id, "category": "abuse", "text": "rude in talk"},
+    )
+    assert answer.status_code == 302 and answer["Location"] == "/players/Anna/"
+    report = Report.objects.get()
+    assert (report.reporter, report.reported_user, report.game_id) == (bert, anna, game.id)
+    assert "your report went to the moderators" in client.get("/players/Anna/").content.decode()
+
+
+def test_no_report_without_a_game_together(anna, outsider):
+    start_game([anna, make_user("x@example.com")])
+    client = signed_in(outsider)
+    assert "/reports/player/" not in client.get("/players/Anna/").content.decode()
+    some_game = Game.objects.get()
+    client.post(
+        "/reports/player/",
+        {"player": "Anna", "game": some_game.id, "category": "abuse", "text": "hm"},
+    )
+    assert not Report.objects.exists()
+
+
+def test_a_refused_report_says_why(anna, bert):
+    game = start_game([anna, bert])
+    client = signed_in(bert)
+    client.post("/reports/player/", {"player": "Anna", "game": game.id, "category": "abuse"})
+    assert not Report.objects.exists()
+    assert "Say in a few words what happened." in client.get("/players/Anna/").content.decode()
+
+
+def test_reports_are_limited(anna, bert, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "reports": "1/hour",
+        },
+    }
+    game = start_game([anna, bert])
+    client = signed_in(bert)
+    data = {"player": "Anna", "game": game.id, "category": "spam", "text": "again"}
+    client.post("/reports/player/", data)
+    client.post("/reports/player/", data)
+    assert Report.objects.count() == 1
+
+
+def test_names_on_my_games_link_to_the_player_page(anna, bert):
+    start_game([anna, bert])
+    assert 'href="/players/Bert/"' in signed_in(anna).get("/games/").content.decode()
+
+
+def test_the_page_is_german_for_a_german_reader(anna, bert):
+    body = signed_in(bert).get("/players/Anna/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Mitglied seit" in body and "Zuverlässigkeit" in body
