@@ -21,6 +21,7 @@ from games.actions.invitations import player_counts_text
 from games.catalogue import all_specs
 from games.describe import format_moment
 from games.models import Game, GameStatus, Seat
+from games.together_views import together_context
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -154,10 +155,13 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         # table says its deadline (the reader's zone), and whether that moment has passed.
         "invitation_expires": format_moment(game.invitation_expires_at, zone),
         "invitation_expired": game.invitation_has_expired(timezone.now()),
+        # Playing together: the paused banner, the host's chair, resign, play again.
+        "together": together_context(game, seats, seat, request.user, zone),
     }
     if seat is not None and game.is_active:
         presence.mark_live(game.id, seat)  # the player is at the table: games.presence
-    stand_in = next((s for s in seats if s.seat == seat and s.is_stand_in), None)
+    # Not for a resigned seat: its bot plays it to the end (P26), there is nothing to take back.
+    stand_in = next((s for s in seats if s.seat == seat and s.is_stand_in and not s.resigned), None)
     if stand_in is not None and game.is_active:
         # A bot stands in for the reader: the page offers their seat back (one click).
         context["stand_in_level"] = seat_names.level_word(stand_in.bot)

@@ -10,11 +10,12 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts.languages import set_language
-from accounts.settings_views import settings_page
+from accounts.settings_views import api_keys_page, settings_page
 from accounts.views import unsubscribe
 from mailin.dev_views import mailbox_reply
 from mailin.views import mailgun_inbound
 from moderation.api import file_report
+from moderation.views import report_player
 from notifications.dev_views import mailbox
 
 
@@ -34,6 +35,8 @@ urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("api/reports/", file_report, name="api-reports"),
+    # The player page's report button (games.player_views); files as the API does.
+    path("reports/player/", report_player, name="player-report"),
     path("api/games/<uuid:game_id>/webhooks/", include("webhooks.urls")),
     path("api/games/<uuid:game_id>/messages/", include("talk.urls")),
     path("api/", include("games.api.urls")),
@@ -46,8 +49,12 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     # A player's email and time settings and vacations (the footer of every email links here).
     path("settings/", settings_page, name="settings-page"),
+    # Their own API keys: made (shown once), listed and revoked (CONTRACT §3's page).
+    path("settings/api-keys/", api_keys_page, name="settings-api-keys"),
     # Mailgun's inbound route: replies to turn emails (docs/mail-in.md).
     path("inbound/mailgun/", mailgun_inbound, name="mailin-mailgun"),
+    # The table page's talk forms (games may not import talk: docs/architecture.md).
+    path("games/<uuid:game_id>/talk/", include("talk.page_urls")),
     path("", include("games.urls")),
 ]
 

@@ -17,7 +17,12 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import ServiceError, status_word
 from games import bots, deadlines, events, notify
-from games.actions.common import end_game, lock_game_with_seats, refuse_if_suspended
+from games.actions.common import (
+    check_seen_version,
+    end_game,
+    lock_game_with_seats,
+    refuse_if_suspended,
+)
 from games.actions.invitations import BOT_PREFIX, do_create_game
 from games.models import PAUSE_REASON_MAX_LENGTH, Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import RESIGN
@@ -375,3 +380,46 @@ def do_rematch(game_id, user: User) -> tuple[Game, bool]:
         old.save(update_fields=["rematch"])
         logger.info("game %s: rematch %s asked by user %s", old.id, new.id, user.id)
     return new, True
+
+
+# --- The host hands an absent player's seat to a bot ------------------------------------------
+
+# Why a bot stands in when the host asked (``SeatChange.why``; the player's email says so).
+WHY_HOST = "host"
+
+
+def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None) -> Game:
+    """The host hands the seat ``seat`` of an absent player of the active game to a
+    stand-in bot (``bots.hand_to_bot``, as a moderator or the timeouts do), chosen from
+    game ``version`` (None: not checked).
+
+    Not a moderator's action: no audit entry; the seat change is logged (``SeatChange``,
+    ``why`` "host", by the host as a player) and the player emailed
+    (``notify.queue_stand_in``); they keep the seat and take it back with one click.
+    Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``, ``not_host``,
+    ``game_not_active``, ``stale_version``, ``invalid`` (no such seat, the host's own
+    seat, a bot plays it already, it resigned, the game has no bots).
+    """
+    with transaction.atomic(), sent_together():
+        game = lock_game_with_seats(game_id)
+        _player_row(game, user)
+        _refuse_unless_host(game, user)
+        _refuse_unless_active(game)
+        check_seen_version(game, version)
+        levels = bots.levels_of(game.rules)
+        if bots.STAND_IN_LEVEL not in levels:
+            raise ServiceError("invalid", _("This game has no bots to stand in."))
+        row = next((s for s in game.seats.all() if s.seat == seat), None)
+        if row is None:
+            raise ServiceError("invalid", _("This game has no seat %(seat)d.") % {"seat": seat})
+        if row.user_id == user.id:
+            raise ServiceError("invalid", _("That is your own seat: play it, or resign."))
+        if row.bot:
+            raise ServiceError("invalid", _("A bot plays that seat already."))
+        if row.resigned:
+            raise ServiceError("invalid", _("That player has resigned."))
+        bots.hand_to_bot(
+            game, row, why=WHY_HOST, now=timezone.now(), actor=Actor.PLAYER, actor_user=user
+        )
+        logger.info("game %s: its host %s handed seat %d to a bot", game.id, user.id, seat)
+    return game

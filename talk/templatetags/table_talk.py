@@ -1,0 +1,53 @@
+"""``{% load table_talk %}{% table_talk game reader_seat %}``: the table talk panel of the
+game page (templates/talk/_table_talk.html).
+
+The game page's templates load this library because games may not import the talk app
+(docs/architecture.md "The floors"). One query: the newest ``SHOWN_AT_MOST`` messages with
+their writers. A hidden message's text never reaches the page.
+"""
+
+from django import template
+
+from games.models import Game
+from talk.models import Message
+
+register = template.Library()
+
+# The newest messages shown open; the rest of the SHOWN_AT_MOST unfold (<details>).
+NEWEST_OPEN = 5
+# A page lists at most this many (the newest); the API pages through them all.
+SHOWN_AT_MOST = 100
+
+
+@register.inclusion_tag("talk/_table_talk.html", takes_context=True)
+def table_talk(context, game: Game, reader_seat: int | None) -> dict:
+    """The panel for the reader at ``reader_seat`` (None: staff without a seat, who read
+    but neither write nor report). Newest first, each ``{"id", "name", "text", "hidden",
+    "at", "own"}``; ``text`` is plain (the template escapes it) and "" when hidden."""
+    found = list(
+        Message.objects.filter(game=game)
+        .select_related("author")
+        .order_by("-created_at", "-id")[: SHOWN_AT_MOST + 1]
+    )
+    listed = [
+        {
+            "id": message.pk,
+            "name": message.author.public_name,
+            "text": "" if message.is_hidden else message.text,
+            "hidden": message.is_hidden,
+            "at": message.created_at,
+            "own": reader_seat is not None and message.seat == reader_seat,
+        }
+        for message in found[:SHOWN_AT_MOST]
+    ]
+    return {
+        "game": game,
+        "newest": listed[:NEWEST_OPEN],
+        "older": listed[NEWEST_OPEN:],
+        "more_than_shown": len(found) > SHOWN_AT_MOST,
+        "shown_at_most": SHOWN_AT_MOST,
+        "can_write": reader_seat is not None,
+        "max_length": Message.MAX_LENGTH,
+        # An inclusion tag's template gets only what it returns: the form needs the token.
+        "csrf_token": context.get("csrf_token"),
+    }
