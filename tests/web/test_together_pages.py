@@ -188,7 +188,9 @@ def test_the_host_hands_an_absent_players_seat_to_a_bot(game, anna, bert, carla)
     assert row.bot == "careful" and row.user == bert
     change = SeatChange.objects.get(game=game, seat=1)
     assert (change.why, change.actor, change.actor_user) == ("host", "player", anna)
-    assert OutboundEmail.objects.filter(template="stand_in", to=bert.email).exists()
+    email = OutboundEmail.objects.get(template="stand_in", to=bert.email).rendered()
+    assert "the host has let a careful bot play your seat" in email.body_text
+    assert "moderator" not in email.body_text
     assert "Take my seat back" in page(bert, game)  # the player takes it back as always
 
 
