@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from .env import Env, secret_key, url_host
+from .error_reports import init_error_reports
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "talk",  # table talk: players' messages at a game (docs/api.md)
     "anymail",  # inbound email parsing and the provider's signed inbound webhook
     "mailin",  # playing by replying to the turn email (docs/mail-in.md)
+    "ops",  # /healthz, /readyz, /metrics (docs/operating.md "Health and metrics")
 ]
 
 # The games the service offers: one package per game exporting SPEC (games.catalogue;
@@ -59,7 +61,12 @@ INSTALLED_APPS = [
 GAME_PACKAGES = ["games.piratz", "games.rattenscharf"]
 
 MIDDLEWARE = [
-    # First, so that it sees every other answer: error pages under /api/ become JSON.
+    # Outermost: every log line of the request carries its id, and the answer that leaves
+    # (even one replaced below) carries X-Request-ID.
+    "piratz_site.request_log.RequestIdMiddleware",
+    # Times the whole answer for /metrics, per route name.
+    "ops.metrics.RequestMetricsMiddleware",
+    # First after those, so that it sees every other answer: error pages under /api/ become JSON.
     "piratz_site.middleware.ApiErrorsAsJsonMiddleware",
     # Before SecurityMiddleware: forwarded headers count only from TRUSTED_PROXIES.
     "piratz_site.proxies.ForwardedHeadersMiddleware",
@@ -191,6 +198,8 @@ if env.bool("SECURE_PROXY_SSL_HEADER", False):
         )
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", False)
+# Probes and the metrics scraper often speak plain HTTP inside the network: no redirect.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0, min_value=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
@@ -382,6 +391,18 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60 * 60,
         "options": {"expires": 60 * 60},
     },
+    # Retention (docs/security.md "What is kept, and for how long"): old emails' content,
+    # delivery attempts and webhook deliveries.
+    "purge-old-email-records": {
+        "task": "notifications.tasks.purge_old_email_records",
+        "schedule": 24 * 60 * 60,
+        "options": {"expires": 60 * 60},
+    },
+    "purge-old-webhook-deliveries": {
+        "task": "webhooks.tasks.purge_old_webhook_deliveries",
+        "schedule": 24 * 60 * 60,
+        "options": {"expires": 60 * 60},
+    },
 }
 
 # --- Game service ---------------------------------------------------------------------
@@ -406,6 +427,12 @@ TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", 300, min_value=0)
 MODERATORS_CONTACT = env.str("MODERATORS_CONTACT", "")
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
+# Retention, in days (notifications.retention, webhooks.retention): a done email's content
+# (bodies, headers) is cleared after RETENTION_EMAIL_DAYS, its row kept; delivery attempt
+# rows and done webhook deliveries are deleted after theirs.
+RETENTION_EMAIL_DAYS = env.int("RETENTION_EMAIL_DAYS", 90, min_value=1)
+RETENTION_ATTEMPTS_DAYS = env.int("RETENTION_ATTEMPTS_DAYS", 90, min_value=1)
+RETENTION_WEBHOOK_DAYS = env.int("RETENTION_WEBHOOK_DAYS", 30, min_value=1)
 # Webhooks (docs/webhooks.md): per game, attempts per post, failed posts in a row before
 # a webhook is disabled, seconds per connect and per read, and for the whole post (an
 # endpoint trickling its answer cannot hold a worker longer). The loopback allowance (plain
@@ -529,13 +556,23 @@ CACHES = {
 # reaches a log line (piratz_site/redaction.py). Django's own defaults are replaced, not
 # added to: its "console" handler on the "django" logger printed each django.* line a
 # second time beside the root handler (twice under `make run`), and without our filter.
+# One line per event: plain text, or with LOG_FORMAT=json one JSON object (time, level,
+# logger, message, request_id); every line carries its request's id ("-" outside one).
 LOG_LEVEL = env.str("LOG_LEVEL", "INFO")
+LOG_FORMAT = env.str("LOG_FORMAT", "plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json; got {LOG_FORMAT!r}.")
+_LOG_FILTERS = ["redact", "request_id"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact": {"()": "piratz_site.redaction.RedactingFilter"}},
+    "filters": {
+        "redact": {"()": "piratz_site.redaction.RedactingFilter"},
+        "request_id": {"()": "piratz_site.request_log.RequestIdFilter"},
+    },
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "plain": {"format": "%(asctime)s [%(request_id)s] %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "piratz_site.request_log.JsonFormatter"},
         # runserver's request lines, as Django prints them.
         "django.server": {
             "()": "django.utils.log.ServerFormatter",
@@ -544,11 +581,15 @@ LOGGING = {
         },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact"]},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": _LOG_FILTERS,
+        },
         "django.server": {
             "class": "logging.StreamHandler",
-            "formatter": "django.server",
-            "filters": ["redact"],
+            "formatter": "json" if LOG_FORMAT == "json" else "django.server",
+            "filters": _LOG_FILTERS,
         },
     },
     "loggers": {
@@ -561,3 +602,17 @@ LOGGING = {
 # Celery workers keep this configuration instead of replacing the root's handlers with
 # their own, unfiltered ones.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- Health and metrics (docs/operating.md "Health and metrics") -------------------------
+# Who may read /metrics: a bearer token and/or client networks; neither: this machine only.
+METRICS_TOKEN = env.str("METRICS_TOKEN", "")
+METRICS_ALLOWED_ADDRESSES = env.networks("METRICS_ALLOWED_ADDRESSES", [])
+# The whole-table counts (moves, emails by kind and status) are recounted at most this often.
+METRICS_COUNTS_CACHE_SECONDS = env.int("METRICS_COUNTS_CACHE_SECONDS", 30, min_value=0)
+# Errors reported to Sentry when SENTRY_DSN is set, redacted (piratz_site/error_reports.py).
+SENTRY_DSN = env.str("SENTRY_DSN", "")
+init_error_reports(
+    SENTRY_DSN,
+    environment=env.str("SENTRY_ENVIRONMENT", ""),
+    release=env.str("SENTRY_RELEASE", ""),
+)

@@ -17,6 +17,7 @@ from mailin.views import mailgun_inbound
 from moderation.api import file_report
 from moderation.views import report_player
 from notifications.dev_views import mailbox
+from ops.views import healthz, metrics_view, readyz
 
 
 class FaviconRedirect(RedirectView):
@@ -33,6 +34,10 @@ class FaviconRedirect(RedirectView):
 
 urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
+    # For load balancers and Prometheus (docs/operating.md "Health and metrics").
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/reports/", file_report, name="api-reports"),
     # The player page's report button (games.player_views); files as the API does.

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "accounts", "notifications", "moderation", "games", "mailin", "webhooks")
+PACKAGES = ("core", "accounts", "notifications", "moderation", "games", "mailin", "webhooks", "talk", "ops")
 PACKAGES += ("piratz_site",)
 # The one marker a deferred import carries, on its line or the comment lines just above.
 MARKER = "# deferred:"

@@ -1,0 +1,1 @@
+"""Operating the service: health and readiness probes, Prometheus metrics, task failures."""
