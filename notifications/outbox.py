@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.tasks import task_named
 from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
-from . import delivery, send_checks
+from . import delivery, retention, send_checks
 from .delivery import Failure, SendOutcome, SweepResult, Transport
 from .mime import OutgoingEmail
 from .models import DeliveryAttempt, OutboundEmail
@@ -336,16 +336,22 @@ def retry_emails_now(email_ids: Iterable[int]) -> int:
     """Make those of the emails that are failed or pending due now and schedule them.
 
     Returns how many were. Attempts are kept, so a failed email gets one more attempt (its
-    record stays true); sent emails and those being sent are left alone. A failed email's
+    record stays true); sent emails, those being sent and those whose content is purged
+    (``retention``: nothing left to send) are left alone. A failed email's
     links were redacted when it failed, so it goes out with ``[redacted]`` in their place:
     the player reads it but must ask for a new link (a login link expires within the hour
     anyway).
     """
     email_ids = list(email_ids)
     with transaction.atomic():
-        count = OutboundEmail.objects.filter(
-            id__in=email_ids, status__in=[Status.FAILED, Status.PENDING]
-        ).update(status=Status.PENDING, send_after=timezone.now())
+        # An email whose content the retention sweep purged has nothing left to send.
+        count = (
+            OutboundEmail.objects.filter(
+                id__in=email_ids, status__in=[Status.FAILED, Status.PENDING]
+            )
+            .exclude(retention.WITHOUT_CONTENT)
+            .update(status=Status.PENDING, send_after=timezone.now())
+        )
         # Ids that were not updated are skipped by the claim in send_pending_email.
         _schedule_send(email_ids)
     return count

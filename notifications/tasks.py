@@ -10,7 +10,7 @@ from dataclasses import asdict
 
 from celery import shared_task
 
-from . import outbox
+from . import outbox, retention
 
 # One sweep tries at most this many emails, so a backlog is worked off over several
 # minutes by several workers instead of one task holding a worker for an hour.
@@ -52,3 +52,21 @@ def send_due_emails() -> dict:
     """The every-minute sweep: requeue stuck emails and send the due ones (retries, and
     emails whose ``send_emails`` task was lost, e.g. because the broker was down)."""
     return asdict(outbox.send_due_emails(limit=SWEEP_BATCH_SIZE))
+
+
+@shared_task(bind=True)
+def purge_old_email_records(self) -> dict:
+    """Daily: old done emails lose their content, old delivery attempts are deleted
+    (``notifications.retention``; ``RETENTION_EMAIL_DAYS``, ``RETENTION_ATTEMPTS_DAYS``).
+
+    Safe to run twice. A run stops after ``retention.RUN_LIMIT`` rows of each; a full one
+    sends the task again at once, so a backlog (the first run, a lowered setting) is worked
+    off in several short tasks rather than one long one.
+    """
+    result = {
+        "emails_purged": retention.purge_email_contents(),
+        "attempts_deleted": retention.purge_delivery_attempts(),
+    }
+    if max(result.values()) >= retention.RUN_LIMIT:
+        self.apply_async(expires=60 * 60)
+    return result

@@ -8,7 +8,7 @@ from dataclasses import asdict
 
 from celery import shared_task
 
-from . import delivery
+from . import delivery, retention
 
 # One sweep posts at most this many, so a backlog is shared by several workers and runs.
 SWEEP_BATCH_SIZE = 200
@@ -28,3 +28,13 @@ def send_due_webhook_deliveries() -> dict:
         limit=SWEEP_BATCH_SIZE, budget_seconds=delivery.sweep_budget_seconds()
     )
     return asdict(result)
+
+
+@shared_task(bind=True)
+def purge_old_webhook_deliveries(self) -> int:
+    """Daily: delete done deliveries older than ``RETENTION_WEBHOOK_DAYS``
+    (``webhooks.retention``). Safe to run twice; a full run sends the task again at once."""
+    deleted = retention.purge_webhook_deliveries()
+    if deleted >= retention.RUN_LIMIT:
+        self.apply_async(expires=60 * 60)
+    return deleted
