@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 from core.api.errors import ApiError
 from core.api.fields import (
     BoundedListField,
+    StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     StrictSerializer,
@@ -202,6 +203,10 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
         help_text="Kinds of email switched off (e.g. by one-click unsubscribe). Invitations, "
         "cancellations and login links cannot be switched off.",
     )
+    talk_emails = StrictBooleanField(
+        help_text="true: the others' table talk by email as it comes, at most one email per "
+        "game an hour (off by default; the table_talk email's unsubscribe link sets it false)."
+    )
     next_digest_at = serializers.DateTimeField(
         read_only=True, allow_null=True, help_text="When the next digest is due (digest mode)."
     )
@@ -248,6 +253,7 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
                 "time_zone": instance.time_zone,
                 "quiet_hours": quiet,
                 "unsubscribed": instance.unsubscribed,
+                "talk_emails": instance.talk_emails,
                 "next_digest_at": instance.next_digest_at,
                 "language": instance.user.language,
                 "display_name": instance.user.display_name or None,

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, Permis
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 
 from accounts import schedule
 from accounts.display_names import name_key
@@ -93,6 +94,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     # "Sign out everywhere" (accounts.sessions.do_sign_out_everywhere) counts this up: it is
     # part of every session's auth hash and of every game link, so both stop working.
     session_generation = models.PositiveIntegerField(default=0, editable=False)
+    # The person deleted their account (accounts.erasure.do_erase_account): the row stays,
+    # for the game records and audit entries that point to it, without their data.
+    erased_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -115,7 +119,12 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     @property
     def public_name(self) -> str:
-        """The name other players see: never the full address, which stays private."""
+        """The name other players see: never the full address, which stays private.
+
+        An erased person is "former player", in the reader's language, wherever they appear.
+        """
+        if self.erased_at is not None:
+            return gettext("former player")
         return self.display_name or self.email.split("@", 1)[0]
 
     def is_suspended(self, now: datetime | None = None) -> bool:
@@ -247,6 +256,29 @@ class LoginLink(models.Model):
         return hashlib.sha256(nonce.encode()).hexdigest()
 
 
+class ErasureLink(models.Model):
+    """One emailed "delete my account" link (``accounts.erasure``): single-use, expiring.
+
+    As for ``LoginLink``, the link is a signed token carrying a random nonce and the
+    person's id; only a SHA-256 of the nonce is stored, so no row (nor a database dump)
+    is ever enough to delete anyone's account.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="erasure_links")
+    nonce_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The per-person cap counts their recent links on every request.
+            models.Index(fields=["user", "created_at"], name="erasurelink_user_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"erasure link for {self.user_id} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
 def default_reminder_leads() -> list[int]:
     """Remind 24 hours and 2 hours before a deadline, unless the person chooses otherwise."""
     return [24, 2]
@@ -284,6 +316,10 @@ class NotificationSettings(models.Model):
     )
     next_digest_at = models.DateTimeField(
         null=True, blank=True, help_text="UTC; when the next digest is due (digest mode only)."
+    )
+    talk_emails = models.BooleanField(
+        default=False,
+        help_text="Email the others' table talk as it comes, at most one email per game an hour.",
     )
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -324,8 +360,11 @@ class NotificationSettings(models.Model):
         Transactional kinds (invitation, game cancelled, login link) always may. Turn
         emails and reminders only in ``each_turn`` mode, the digest only in ``digest``
         mode; the other game news in every mode. Any kind listed in ``unsubscribed`` is
-        off. An unknown kind raises ``ValueError`` (a typo must not silently mail).
+        off. Table talk goes only to those who chose it (``talk_emails``). An unknown kind
+        raises ``ValueError`` (a typo must not silently mail).
         """
+        if kind == schedule.EmailKind.TABLE_TALK and not self.talk_emails:
+            return False
         return schedule.wants(self.mode, self.unsubscribed, kind)
 
     def quiet_until(self, moment: datetime) -> datetime:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from accounts import display_names
 from accounts.models import NotificationSettings, User, Vacation
-from accounts.schedule import UNSUBSCRIBABLE_KINDS, is_time_zone
+from accounts.schedule import UNSUBSCRIBABLE_KINDS, EmailKind, is_time_zone
 from accounts.signals import turn_clock_changed
 from core.errors import ServiceError
 
@@ -137,7 +137,14 @@ def vacations_between(user_id: int, start: datetime, end: datetime) -> list[Inte
 
 # --- Changes: each one transaction, serialised per person ---------------------------------
 
-SETTINGS_FIELDS = ("mode", "digest_hour", "reminder_leads", "time_zone", "unsubscribed")
+SETTINGS_FIELDS = (
+    "mode",
+    "digest_hour",
+    "reminder_leads",
+    "time_zone",
+    "unsubscribed",
+    "talk_emails",
+)
 # The fields that decide when the next digest is due.
 _DIGEST_FIELDS = ("mode", "digest_hour", "time_zone")
 # The fields that decide a running turn's deadline or reminders (games.deadlines).
@@ -196,7 +203,8 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     on the User); the API has validated each value, this
     re-checks what a bad caller could break (a zone, equal quiet hours, lead times) and
     raises ``ServiceError("invalid", ...)`` changing nothing. ``next_digest_at`` is
-    recomputed when the mode, digest hour or time zone changed.
+    recomputed when the mode, digest hour or time zone changed; ``talk_emails`` True takes
+    ``table_talk`` off the unsubscribed kinds (the one-click link switches both off).
     """
     if "time_zone" in changes and not is_time_zone(changes["time_zone"]):
         raise ServiceError(
@@ -241,6 +249,9 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
                 setattr(settings, name, changes[name])
         if "unsubscribed" in changes:
             settings.unsubscribed = sorted(set(changes["unsubscribed"]))
+        if changes.get("talk_emails"):
+            # Choosing table talk emails undoes an earlier one-click unsubscribe from them.
+            settings.unsubscribed = [k for k in settings.unsubscribed if k != EmailKind.TABLE_TALK]
         if "quiet_hours" in changes:
             settings.quiet_start, settings.quiet_end = changes["quiet_hours"] or (None, None)
         digest_after = tuple(getattr(settings, name) for name in _DIGEST_FIELDS)
@@ -272,6 +283,11 @@ def do_unsubscribe(user: User, kind: str) -> None:
         if kind not in settings.unsubscribed:
             settings.unsubscribed = sorted({*settings.unsubscribed, kind})
             settings.save(update_fields=["unsubscribed", "updated_at"])
+        if kind == EmailKind.TABLE_TALK and settings.talk_emails:
+            # Table talk emails are chosen (``talk_emails``): switched off, the choice is
+            # undone too, so the settings say what the person gets.
+            settings.talk_emails = False
+            settings.save(update_fields=["talk_emails", "updated_at"])
 
 
 def _announce_turn_clock_changed(user: User) -> None:

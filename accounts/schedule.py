@@ -26,6 +26,9 @@ class EmailKind(enum.StrEnum):
     INVITATION = "invitation"
     GAME_CANCELLED = "game_cancelled"
     LOGIN_LINK = "login_link"
+    # Others' table talk, at most one email per game an hour; only for those who chose it
+    # (``NotificationSettings.talk_emails``).
+    TABLE_TALK = "table_talk"
 
 
 # Answers to something the person did or must do; they can never be switched off.

@@ -26,6 +26,7 @@ from core.errors import ServiceError
 
 from . import api_keys, preferences, schedule
 from .authenticated import AuthenticatedHttpRequest
+from .erasure import ERASURE_ASKED, request_erasure
 from .models import ApiToken, NotificationSettings, User, Vacation
 from .sessions import do_sign_out_everywhere
 
@@ -85,6 +86,13 @@ class SettingsForm(forms.Form):
         + [(code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES],
         required=False,
     )
+    # Opt-in (off by default), so not one of the emails to switch off below.
+    talk_emails = forms.BooleanField(
+        label=gettext_lazy(
+            "Email me the others' table talk as it comes, at most one email per game an hour"
+        ),
+        required=False,
+    )
     unsubscribed = forms.MultipleChoiceField(
         label=gettext_lazy("Switch off these emails"),
         choices=list(EMAIL_KIND_LABELS.items()),
@@ -123,6 +131,7 @@ class SettingsForm(forms.Form):
             "time_zone": data["time_zone"].strip(),
             "quiet_hours": quiet,
             "unsubscribed": list(data["unsubscribed"]),
+            "talk_emails": data["talk_emails"],
             "language": data["language"],
         }
 
@@ -137,6 +146,7 @@ class SettingsForm(forms.Form):
             "quiet_start": saved.quiet_start,
             "quiet_end": saved.quiet_end,
             "unsubscribed": list(saved.unsubscribed),
+            "talk_emails": saved.wants(schedule.EmailKind.TABLE_TALK),
         }
 
 
@@ -203,7 +213,8 @@ def _render(request, settings_form, vacation_form, name_form=None, *, status=200
 def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """GET: the forms, filled with the saved settings. POST (``form`` says which): set the
     name others see, save the settings, add a vacation, or end/cancel one; then back here
-    (POST-redirect-GET); or sign out everywhere, then to the login page.
+    (POST-redirect-GET); or sign out everywhere, then to the login page; or ask for the
+    link that deletes the account (``accounts.erasure``), then back here.
     A refused change shows the reason, keeps what was typed and changes nothing (400)."""
     saved = preferences.settings_for(request.user)
     settings_form = SettingsForm(initial=SettingsForm.initial_for(saved))
@@ -261,6 +272,11 @@ def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("settings-page")
     if which == "sign_out_everywhere":
         return _sign_out_everywhere(request)
+    if which == "delete_account":
+        # The same answer whether or not a link went out (the hourly cap).
+        request_erasure(request.user)
+        messages.success(request, _(ERASURE_ASKED))
+        return redirect("settings-page")
     messages.error(request, _("Nothing was changed: the form sent was not recognised."))
     return redirect("settings-page")
 

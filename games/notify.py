@@ -534,6 +534,8 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
     # own "You" in the list of winners.
     winners = view["result"].get("winners", [])
     context["co_winners"] = [names.name(s) for s in winners if s != seat] if seat in winners else []
+    # "Play again" is a button on the game's page (a POST: an email's link cannot be one).
+    context["play_again_link"] = settings.SITE_URL + reverse("games:game", args=[game.id])
     return _with_footer(context, unsubscribe_link)
 
 
@@ -587,6 +589,43 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
             topic=f"game:{game.id}",
             language=language_of(user),
         )
+
+
+def queue_resigned(game: Game, resigned: Seat) -> list[OutboundEmail]:
+    """Tell the other players (not bots, not the one who resigned) that ``resigned``'s
+    player resigned and a bot plays that seat to the end (P26, a game of three or four
+    that goes on); queued in the resignation's transaction.
+
+    Always sent, like ``queue_clock_changed``: it changes the table everyone plays at. In
+    each player's language, with their signed link.
+    """
+    assert resigned.user is not None  # only a person resigns
+    queued = []
+    for seat_row in _people(game):
+        if seat_row.seat == resigned.seat:
+            continue
+        assert seat_row.user is not None  # _people: the seats with a person
+        prefs = settings_for(seat_row.user)
+        with translation.override(language_of(seat_row.user)):
+            context = game_email_context(game, seat_row, prefs, with_table=False)
+            names = context["names"]
+            context.update(
+                resigned=str(resigned.user.public_name),
+                # "Anna resigned from your game with Carla": not Anna twice.
+                others=[n for i, n in enumerate(names) if i not in (seat_row.seat, resigned.seat)],
+                level=level_word(resigned.bot) if resigned.bot else "",
+                settings_link=settings_url(),
+            )
+            queued.append(
+                queue_email(
+                    seat_row.user.email,
+                    "resigned",
+                    context,
+                    topic=f"game:{game.id}",
+                    language=language_of(seat_row.user),
+                )
+            )
+    return queued
 
 
 def queue_clock_changed(

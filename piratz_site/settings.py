@@ -386,6 +386,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
+    # Table talk by email, at most one per player and game an hour (talk.emails).
+    "send-due-talk-emails": {
+        "task": "talk.tasks.send_due_talk_emails",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
     "purge-login-links": {
         "task": "accounts.tasks.purge_login_links",
         "schedule": 60 * 60,

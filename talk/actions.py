@@ -16,7 +16,7 @@ from games import queries
 from games.models import Game, Seat
 from moderation import audit
 from moderation.models import AuditAction
-from talk import events
+from talk import emails, events
 from talk.models import Message, MessageReport
 
 RATE_WINDOW = timedelta(hours=1)
@@ -66,7 +66,8 @@ def post_message(game: Game, user: User, text, *, now: datetime | None = None) -
     table (``not_a_player`` for staff), ``suspended`` while a moderator's suspension runs,
     ``invalid`` for text ``clean_text`` refuses, ``throttled`` beyond
     ``TALK_MESSAGES_PER_HOUR`` messages of this player at this game in the last hour.
-    Sends ``talk.events.message_posted`` in the transaction that writes it.
+    Marks it due for the others' table talk emails (``talk.emails``) and sends
+    ``talk.events.message_posted`` in the transaction that writes it.
     """
     now = now or timezone.now()
     seat = _writer_seat(game, user)
@@ -94,7 +95,9 @@ def post_message(game: Game, user: User, text, *, now: datetime | None = None) -
         message = Message.objects.create(
             game=game, seat=seat, author=user, text=text, created_at=now
         )
-        # In the same transaction: a webhook's post is written with the message (talk.events).
+        # In the same transaction: the table talk emails are marked due (talk.emails) and
+        # a webhook's post is written with the message (talk.events).
+        emails.note_message(message)
         events.message_posted.send(sender=Message, message=message)
         return message
 

@@ -74,3 +74,36 @@ class MessageReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of message {self.message_id} by {self.reporter_id}"
+
+
+class TalkEmail(models.Model):
+    """The table talk email of one player at one game: when the last one went, and what
+    waits for the next (``talk.emails``).
+
+    A message by another player sets ``pending_since`` (its time, if nothing was waiting)
+    and ``due_at`` (now, or an hour after the last email: at most one an hour); the sweep
+    claims due rows, emails the messages since ``pending_since`` and clears both.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+    pending_since = models.DateTimeField(
+        null=True, blank=True, help_text="The first message not emailed yet; null: none."
+    )
+    due_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="talk_email_once_per_player"),
+        ]
+        indexes = [
+            # The sweep (talk.emails.send_due_talk_emails) reads the due rows every minute;
+            # only rows with talk waiting are ever due, so only they are indexed.
+            models.Index(
+                fields=["due_at"], name="talk_email_due", condition=models.Q(due_at__isnull=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table talk email of {self.user_id} at {self.game_id}"

@@ -97,7 +97,8 @@ def do_resign(game_id, user: User, version: int) -> Game:
     it stands with ``"resigned": [seat]``. With three or four a stand-in bot plays the seat
     to the end and the game goes on (``result_with_resignations`` leaves the seat out of
     the winners); when no player who has not resigned is left, it ends as P25 (aborted,
-    abandoned). A retry of a resignation already applied (same version) answers the game.
+    abandoned); the other players are emailed that a bot plays the seat on. A retry of a
+    resignation already applied (same version) answers the game.
     Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``,
     ``game_not_active``, ``stale_version``, ``illegal_action`` (resigned already).
     Returns the game, seats prefetched.
@@ -164,6 +165,8 @@ def do_resign(game_id, user: User, version: int) -> Game:
                     game.deadline = None if game.is_paused else bots.bot_deadline(now)
                     game.next_reminder_at = None
                     game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
+            # The others hear who left and that a bot plays on (in this transaction: outbox).
+            notify.queue_resigned(game, row)
             events.move_applied.send(sender=Game, game=game, move=move)
         logger.info("game %s: seat %d resigned (user %s)", game.id, row.seat, user.id)
     return game

@@ -2,6 +2,7 @@
 
 from django.utils.translation import gettext as _
 
+from games.movelog import is_resignation
 from games.rattenscharf import words
 from games.rattenscharf.words import walk
 from games.replay import ReplayRequest, chosen_step
@@ -18,7 +19,8 @@ def rattenscharf_frames(entries: list[dict], now: dict) -> list[dict]:
     Frame ``n`` is view-shaped (R31) for the board include: ``placements``, ``cells``,
     ``last_scoring`` (that placement's R20 events), ``table`` (from ``now``), plus
     ``scores`` (placement points so far), ``visible_rats``, ``number``, ``entry``,
-    ``turn`` and ``next_seat``.
+    ``turn`` and ``next_seat``. A resignation (R37) is a step of its own: the board as it
+    was, ``resigned`` True.
     """
     placements = [placement_view(START_PLACEMENT)]
     scores = [0, 0]
@@ -38,14 +40,27 @@ def rattenscharf_frames(entries: list[dict], now: dict) -> list[dict]:
         }
 
     start = start_board()
-    frames = [frame(start, 0, None, (), entries[0]["seat"] if entries else None, 1)]
-    turn, last_seat = 1, None
-    laid = list(walk(start, entries))
-    for index, (entry, level, events, board) in enumerate(laid):
+    laid = {
+        entry["number"]: (level, events, after)
+        for entry, level, events, after in walk(start, entries)
+    }
+    # A step per placement and per resignation (R37: the board does not change, but the
+    # game ends there); other entries (a reduced one) are no step.
+    steps = [e for e in entries if e["number"] in laid or is_resignation(e["action"])]
+    frames = [frame(start, 0, None, (), steps[0]["seat"] if steps else None, 1)]
+    turn, last_seat, board = 1, None, start
+    for index, entry in enumerate(steps):
         action, seat = entry["action"], entry["seat"]
         if last_seat is not None and seat != last_seat:
             turn += 1
         last_seat = seat
+        following = steps[index + 1]["seat"] if index + 1 < len(steps) else None
+        if entry["number"] not in laid:  # a resignation
+            frames.append(
+                {**frame(board, entry["number"], entry, (), following, turn), "resigned": True}
+            )
+            continue
+        level, events, board = laid[entry["number"]]
         for owner, _spice, _cells, points in events:
             scores[owner] += points
         placements.append(
@@ -62,7 +77,6 @@ def rattenscharf_frames(entries: list[dict], now: dict) -> list[dict]:
                 )
             )
         )
-        following = laid[index + 1][0]["seat"] if index + 1 < len(laid) else None
         frames.append(frame(board, entry["number"], entry, events, following, turn))
     return frames
 

@@ -6,7 +6,10 @@ The game page's templates load this library because games may not import the tal
 their writers. A hidden message's text never reaches the page.
 """
 
+from datetime import timedelta
+
 from django import template
+from django.utils import timezone
 
 from games.models import Game
 from talk.models import Message
@@ -17,13 +20,15 @@ register = template.Library()
 NEWEST_OPEN = 5
 # A page lists at most this many (the newest); the API pages through them all.
 SHOWN_AT_MOST = 100
+JUST_NOW = timedelta(minutes=1)
 
 
 @register.inclusion_tag("talk/_table_talk.html", takes_context=True)
 def table_talk(context, game: Game, reader_seat: int | None) -> dict:
     """The panel for the reader at ``reader_seat`` (None: staff without a seat, who read
     but neither write nor report). Newest first, each ``{"id", "name", "text", "hidden",
-    "at", "own"}``; ``text`` is plain (the template escapes it) and "" when hidden."""
+    "at", "just_now", "own"}``; ``text`` is plain (the template escapes it) and "" when hidden."""
+    now = timezone.now()
     found = list(
         Message.objects.filter(game=game)
         .select_related("author")
@@ -36,6 +41,8 @@ def table_talk(context, game: Game, reader_seat: int | None) -> dict:
             "text": "" if message.is_hidden else message.text,
             "hidden": message.is_hidden,
             "at": message.created_at,
+            # Under a minute old: "just now", not timesince's "0 minutes ago".
+            "just_now": now - message.created_at < JUST_NOW,
             "own": reader_seat is not None and message.seat == reader_seat,
         }
         for message in found[:SHOWN_AT_MOST]

@@ -44,6 +44,8 @@ WANTS = {
     EmailKind.INVITATION: {"each_turn": True, "digest": True, "off": True},
     EmailKind.GAME_CANCELLED: {"each_turn": True, "digest": True, "off": True},
     EmailKind.LOGIN_LINK: {"each_turn": True, "digest": True, "off": True},
+    # Only for those who chose it (talk_emails), in every mode: see the test below.
+    EmailKind.TABLE_TALK: {"each_turn": False, "digest": False, "off": False},
 }
 
 
@@ -56,6 +58,15 @@ def test_the_table_covers_every_kind_and_mode():
 @pytest.mark.parametrize("mode", NotificationSettings.Mode.values)
 def test_each_mode_lets_through_its_kinds(kind, mode):
     assert NotificationSettings(mode=mode).wants(kind) is WANTS[kind][mode]
+
+
+@pytest.mark.parametrize("mode", NotificationSettings.Mode.values)
+def test_table_talk_emails_go_in_every_mode_to_those_who_chose_them(mode):
+    assert NotificationSettings(mode=mode, talk_emails=True).wants(EmailKind.TABLE_TALK)
+    chose_then_unsubscribed = NotificationSettings(
+        mode=mode, talk_emails=True, unsubscribed=["table_talk"]
+    )
+    assert not chose_then_unsubscribed.wants(EmailKind.TABLE_TALK)
 
 
 @pytest.mark.parametrize("kind", schedule.UNSUBSCRIBABLE_KINDS)

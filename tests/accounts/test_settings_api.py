@@ -24,6 +24,7 @@ DEFAULTS = {
     "time_zone": "UTC",
     "quiet_hours": None,
     "unsubscribed": [],
+    "talk_emails": False,
     "next_digest_at": None,
     "language": "",
     "display_name": "Anna",  # the player fixture's
@@ -49,6 +50,7 @@ def saved(player) -> dict:
         "time_zone": row.time_zone,
         "quiet": (row.quiet_start, row.quiet_end),
         "unsubscribed": row.unsubscribed,
+        "talk_emails": row.talk_emails,
         "next_digest_at": row.next_digest_at,
     }
 
@@ -144,6 +146,17 @@ def test_unsubscribed_kinds_can_be_set_and_cleared(client, player):
     assert patch(client, {"unsubscribed": []}).json()["unsubscribed"] == []
 
 
+def test_table_talk_emails_are_chosen_and_the_choice_undoes_their_unsubscribe(client, player):
+    """Issue 25: others' table talk by email is off until chosen; choosing it takes an
+    earlier one-click unsubscribe from it back."""
+    assert patch(client, {"unsubscribed": ["table_talk"]}).json()["talk_emails"] is False
+    answer = patch(client, {"talk_emails": True}).json()
+    assert answer["talk_emails"] is True and answer["unsubscribed"] == []
+    assert settings_for(player).wants("table_talk")
+    assert patch(client, {"talk_emails": False}).json()["talk_emails"] is False
+    assert not NotificationSettings.objects.get(user=player).wants("table_talk")
+
+
 REFUSALS = [
     ({"time_zone": "Mars/Olympus"}, "not a known time zone"),
     ({"time_zone": ""}, "time_zone"),
@@ -171,6 +184,7 @@ REFUSALS = [
     ({"unsubscribed": ["login_link"]}, "unsubscribed"),
     ({"unsubscribed": ["invitation"]}, "unsubscribed"),
     ({"colour": "blue"}, "Unknown field"),
+    ({"talk_emails": "yes"}, "talk_emails"),
 ]
 
 

@@ -119,6 +119,8 @@ def _old_game_over_contexts(game: Game) -> dict[str, dict]:
             context["co_winners"] = (
                 [names.name(s) for s in winners if s != seat] if seat in winners else []
             )
+            # Added since: "Play again" links to the game's page, where the button is.
+            context["play_again_link"] = notify.game_entry_url(game, seat_row.user)
         contexts[seat_row.user.email] = context
     return contexts
 

@@ -561,3 +561,28 @@ def test_the_reader_to_move_next_is_you_mid_sentence(anna, bert):
     client.force_login(anna)
     body = page(client, game)[1]
     assert "Next to move: you." in body and "Next to move: You." not in body
+
+
+def test_a_rattenscharf_resignation_is_a_replay_step_of_its_own(anna, bert, client):
+    """R37: the resignation ends the game; the replay's last step says so (issue 25)."""
+    from games.rattenscharf.replay import rattenscharf_frames
+    from games.rules import rattenscharf
+
+    game = start_game([anna, bert], game="rattenscharf", seed=1)
+    users = {0: anna, 1: bert}
+    for _ in range(3):
+        state = game.load_state()
+        action = rattenscharf.timeout_action(state)
+        game = actions.do_play_move(game.id, users[state.current], game.version, action)
+    game = actions.do_resign(game.id, bert, game.version)
+    game.refresh_from_db()
+
+    frames = rattenscharf_frames(public_log(game, 0), game.table_view(0))
+    assert len(frames) == 5  # the start, three placements, the resignation
+    assert frames[-1]["resigned"] and frames[-1]["entry"]["action"] == {"action": "resign"}
+    assert frames[-1]["placements"] == frames[-2]["placements"]  # the board stays
+    client.force_login(anna)
+    last = client.get(f"/games/{game.id}/replay/").content.decode()
+    assert "Step 4 of 4: a resignation (rule R37)" in last
+    assert "Bert resigned." in last
+    assert "This placement scored nothing." not in last

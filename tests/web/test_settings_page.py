@@ -96,6 +96,18 @@ def test_saving_changes_the_settings(anna, browser):
     assert (row.quiet_start, row.quiet_end, row.reminder_leads) == (None, None, [])
 
 
+def test_table_talk_emails_are_a_checkbox_of_their_own(anna, browser):
+    """Issue 25: off until ticked; ticked, the box shows it and the settings say it."""
+    body = browser.get("/settings/").content.decode()
+    assert '<input type="checkbox" name="talk_emails" id="id_talk_emails">' in body
+    browser.post("/settings/", settings_post(talk_emails="on"))
+    assert saved(anna).talk_emails is True
+    body = browser.get("/settings/").content.decode()
+    assert 'name="talk_emails" id="id_talk_emails" checked' in body
+    browser.post("/settings/", settings_post())  # an unticked box is not sent
+    assert saved(anna).talk_emails is False
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [

@@ -75,6 +75,18 @@ def test_a_player_writes_at_the_table_and_the_others_read_it_as_plain_text(game,
     assert 'maxlength="1000"' in shown and '<label for="talk-text">' in shown
 
 
+def test_a_message_under_a_minute_old_was_written_just_now(game, anna, bert, time_machine):
+    time_machine.move_to("2030-05-01 12:00:00+00:00", tick=False)
+    post_message(game, bert, "Fresh")
+    assert "just now" in page(anna, game) and "0\xa0minutes ago" not in page(anna, game)
+    time_machine.shift(90)
+    assert "1\xa0minute ago" in page(anna, game) and "just now" not in page(anna, game)
+    bert.language = "de"
+    bert.save()
+    post_message(game, anna, "Frisch")
+    assert "gerade eben" in page(bert, game)
+
+
 def test_the_newest_messages_show_and_the_older_ones_unfold(game, anna, bert):
     for number in range(7):
         post_message(game, bert, f"message number {number}")
