@@ -189,7 +189,7 @@ def bot_mover(game: Game, view: dict) -> dict | None:
     seat = next((s for s in game.seats.all() if s.seat == current), None)
     if seat is None or not seat.bot:
         return None
-    if seat.is_stand_in:
+    if seat.is_stand_in and seat.user is not None:
         return {"name": seat.user.public_name, "stand_in": True}
     return {"name": seat.public_name, "stand_in": False}
 
