@@ -3,6 +3,7 @@
 from django.urls import path
 
 from .api import MyApiKeysView, MyApiKeyView, MySettingsView, MyVacationsView, MyVacationView
+from .personal_data_api import MyDeletionView, MyExportView
 
 urlpatterns = [
     path("settings/", MySettingsView.as_view(), name="me-settings"),
@@ -10,4 +11,6 @@ urlpatterns = [
     path("vacations/<int:vacation_id>/", MyVacationView.as_view(), name="me-vacation"),
     path("api-keys/", MyApiKeysView.as_view(), name="me-api-keys"),
     path("api-keys/<int:key_id>/", MyApiKeyView.as_view(), name="me-api-key"),
+    path("export/", MyExportView.as_view(), name="me-export"),
+    path("delete/", MyDeletionView.as_view(), name="me-delete"),
 ]

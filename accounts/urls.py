@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import erasure_views, views
 
 app_name = "accounts"
 
@@ -10,4 +10,5 @@ urlpatterns = [
     path("login/", views.login_page, name="login"),
     path("login/<str:token>/", views.login_link, name="login-link"),
     path("logout/", views.logout_page, name="logout"),
+    path("delete/<str:token>/", erasure_views.erasure_link, name="erasure-link"),
 ]

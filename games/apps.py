@@ -23,3 +23,11 @@ class GamesConfig(AppConfig):
         turn_clock_changed.connect(
             deadlines.on_turn_clock_changed, dispatch_uid="deadlines.turn_clock_changed"
         )
+        # A person's export and erasure (issue 26): accounts asks through its registries.
+        # deferred: these import models, which load only once the app registry is ready.
+        from accounts import erasure, personal_data
+        from games import personal_data as games_data
+        from games.actions import erasure as games_erasure
+
+        personal_data.register_exporter("games.json", games_data.export_games)
+        erasure.register_eraser("games", games_erasure.erase_seats)

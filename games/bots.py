@@ -38,6 +38,8 @@ STAND_IN_LEVEL = "careful"
 # Why a bot stands in (``SeatChange.why``); a resigned seat's bot plays it to the end (P26).
 WHY_TIMEOUTS, WHY_ABANDONMENT, WHY_MODERATOR = "timeouts", "abandonment", "moderator"
 WHY_RESIGNED = "resigned"
+# The player deleted their account (``games.actions.erasure``): the bot plays on for good.
+WHY_ERASED = "erased"
 
 
 def levels_of(rules) -> tuple[str, ...]:

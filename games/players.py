@@ -32,10 +32,12 @@ def player_named(name: str) -> User | None:
     name = name.strip()
     if not name or "@" in name:
         return None
-    chosen = list(User.objects.filter(display_name_key=name_key(name))[:2])
+    # An erased account ("former player") is nobody's page any more.
+    people = User.objects.filter(erased_at__isnull=True)
+    chosen = list(people.filter(display_name_key=name_key(name))[:2])
     if chosen:
         return chosen[0] if len(chosen) == 1 else None
-    by_address = list(User.objects.filter(display_name="", email__istartswith=f"{name}@")[:2])
+    by_address = list(people.filter(display_name="", email__istartswith=f"{name}@")[:2])
     return by_address[0] if len(by_address) == 1 else None
 
 
@@ -148,7 +150,7 @@ def partners_of(viewer: User, *, limit: int = 30) -> list[Partner]:
     game first, at most ``limit``; never the viewer, never a bot's seat."""
     together = Seat.objects.filter(user=viewer, game__status__in=_STARTED).values("game")
     people = (
-        User.objects.filter(seats__game__in=together)
+        User.objects.filter(seats__game__in=together, erased_at__isnull=True)
         .exclude(pk=viewer.pk)
         .annotate(last_game=Max("seats__game__created_at"))
         .order_by("-last_game", "email")
@@ -168,7 +170,9 @@ def recent_groups(viewer: User, *, limit: int = 3) -> list[Group]:
     groups: list[Group] = []
     seen: set[frozenset[str]] = set()
     for game in games:
-        people = [s.user for s in sorted(game.seats.all(), key=lambda s: s.seat) if s.user]
+        seats = sorted(game.seats.all(), key=lambda s: s.seat)
+        # An erased account has no address to invite ("former player" cannot play again).
+        people = [s.user for s in seats if s.user and s.user.erased_at is None]
         emails = tuple(person.email for person in people)
         if len(emails) < 2 or frozenset(emails) in seen:
             continue

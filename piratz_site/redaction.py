@@ -34,6 +34,7 @@ _SIGNATURE_RE = re.compile(r"(?::|%3[Aa])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
 # log). Add a route here when a new page takes a token in its path.
 _TOKEN_ROUTES = (
     r"accounts/login",  # accounts:login-link
+    r"accounts/delete",  # accounts:erasure-link
     r"invitations",  # games:invitation
     r"unsubscribe",  # accounts' one-click unsubscribe
     r"games/[0-9A-Fa-f-]{36}/enter",  # the signed "open the game signed in" link

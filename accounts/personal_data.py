@@ -1,0 +1,147 @@
+"""Everything the service holds about a person, as JSON files in one zip (issue 26).
+
+``export_zip(user)`` answers ``GET /api/me/export/`` and the settings page's download.
+Accounts sits below games, talk and webhooks (docs/architecture.md "The floors"), so it
+writes only what its own floor and those below it hold: ``account.json`` (the person and
+their API keys' names, never a key or its hash), ``settings.json`` (notification settings
+and vacations), ``emails.json`` (the emails to their address, each as it is or will be
+stored once done: every live link redacted) and ``reports.json`` (the reports they
+filed). Every app above adds its own files through this registry, from its
+``AppConfig.ready``: games ``games.json`` (their games and moves as the API shows them
+to their seat: never hidden information), talk ``messages.json``, webhooks
+``webhooks.json``. Its counterpart for deleting an account is ``accounts.erasure``.
+"""
+
+import io
+import json
+import zipfile
+from collections.abc import Callable
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from moderation.models import Report
+from notifications.models import OutboundEmail
+
+from .models import ApiToken, NotificationSettings, User, Vacation
+
+# exporter(user) -> the JSON-ready content of its file (lists, dicts, strings, datetimes).
+Exporter = Callable[[User], object]
+_exporters: dict[str, Exporter] = {}
+
+FILENAME = "piratz-personal-data.zip"
+
+
+def register_exporter(filename: str, exporter: Exporter) -> None:
+    """Make ``exporter`` write ``filename`` (e.g. ``"games.json"``) into every export; an
+    app's ``ready()`` calls it (again with the same name: replaced, not added twice)."""
+    if filename in _OWN_FILES:
+        raise ValueError(f"{filename} is the accounts app's own file")
+    _exporters[filename] = exporter
+
+
+def export_files(user: User) -> dict[str, object]:
+    """Each file of ``user``'s export by name: the accounts app's own, then the apps'."""
+    files: dict[str, object] = {name: make(user) for name, make in _OWN_FILES.items()}
+    for name in sorted(_exporters):
+        files[name] = _exporters[name](user)
+    return files
+
+
+def export_zip(user: User) -> bytes:
+    """``user``'s export: a zip of ``export_files``, each as indented UTF-8 JSON."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in export_files(user).items():
+            text = json.dumps(content, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
+            archive.writestr(name, text + "\n")
+    return buffer.getvalue()
+
+
+def _account(user: User) -> dict:
+    return {
+        "id": user.pk,
+        "email": user.email,
+        "display_name": user.display_name,
+        "public_name": str(user.public_name),
+        "language": user.language,
+        "date_joined": user.date_joined,
+        "suspended_at": user.suspended_at,
+        "suspended_until": user.suspended_until,
+        # Names and prefixes only: the keys themselves were shown once and are not stored.
+        "api_keys": [
+            {
+                "name": key.name,
+                "prefix": key.prefix,
+                "created_at": key.created_at,
+                "last_used_at": key.last_used_at,
+            }
+            for key in ApiToken.objects.filter(user=user)
+        ],
+    }
+
+
+def _settings(user: User) -> dict:
+    saved = NotificationSettings.objects.filter(user=user).first()
+    notifications = None
+    if saved is not None:
+        notifications = {
+            field.name: getattr(saved, field.name)
+            for field in NotificationSettings._meta.concrete_fields
+            if field.name not in ("id", "user")
+        }
+    return {
+        "notifications": notifications,  # null: never changed, the defaults apply
+        "vacations": list(
+            Vacation.objects.filter(user=user).values("starts_at", "ends_at", "created_at")
+        ),
+    }
+
+
+def _emails(user: User) -> list[dict]:
+    """The emails to ``user``'s address, oldest first, as a done email is stored: rendered
+    and with every live credential redacted (``OutboundEmail.redact_credentials``, on the
+    instance only: an email still waiting keeps its links in the row, to be sent)."""
+    emails = []
+    for email in OutboundEmail.objects.filter(to=user.email).order_by("created_at", "id"):
+        email.redact_credentials()
+        emails.append(
+            {
+                "id": email.pk,
+                "template": email.template,
+                "topic": email.topic,
+                "status": email.status,
+                "created_at": email.created_at,
+                "sent_at": email.sent_at,
+                "subject": email.subject,
+                "body_text": email.body_text,
+            }
+        )
+    return emails
+
+
+def _reports(user: User) -> list[dict]:
+    """The reports ``user`` filed: what they wrote and whether it was handled (never how,
+    nor who handled it)."""
+    return [
+        {
+            "id": report.pk,
+            "game": str(report.game_id),
+            "about_player": None
+            if report.reported_user is None
+            else report.reported_user.public_name,
+            "category": report.category,
+            "text": report.text,
+            "status": report.status,
+            "created_at": report.created_at,
+            "resolved_at": report.resolved_at,
+        }
+        for report in Report.objects.filter(reporter=user).select_related("reported_user")
+    ]
+
+
+_OWN_FILES: dict[str, Exporter] = {
+    "account.json": _account,
+    "settings.json": _settings,
+    "emails.json": _emails,
+    "reports.json": _reports,
+}
