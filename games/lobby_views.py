@@ -327,7 +327,11 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     rows = []
     for game in _my_games(request.user):
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
-        names = describe.Names([s.public_name for s in seats], game.my_seat)
+        names = describe.Names(
+            [s.public_name for s in seats],
+            game.my_seat,
+            [seat_names.person_name(s) for s in seats],
+        )
         rows.append(
             {
                 "game": game,
@@ -394,7 +398,9 @@ def replay(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         moves=moves,
         entries=log_to_describe(game, seat, moves),
         now=now,
-        names=describe.Names([s.public_name for s in seats], seat),
+        names=describe.Names(
+            [s.public_name for s in seats], seat, [seat_names.person_name(s) for s in seats]
+        ),
         step_param=request.GET.get("step"),
     )
     spec = spec_for(game.game)

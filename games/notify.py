@@ -23,7 +23,7 @@ from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import log_to_describe
 from games.queries import game_with_seats, seats_in_order
 from games.reply_tokens import reply_address
-from games.seat_names import level_word
+from games.seat_names import level_word, person_name
 from games.table_talk import talk_since
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
@@ -431,7 +431,7 @@ def _compose_auto_moved(
     table_view = json.loads(table_view_json)
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=table_view)
     table_before = None if table_before_json is None else json.loads(table_before_json)
-    names = Names(context["names"], seat)
+    names = Names(context["names"], seat, context.get("people"))
     context.update(
         words_for(game.game).describe_auto_moved(entries, table_before, names, rules, hidden=hidden)
     )
@@ -528,7 +528,7 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
     view = game.table_view(seat)
     assert view is not None  # a finished game has a state
     context = game_email_context(game, seat_row, settings_for(seat_row.user), table_view=view)
-    names = Names(context["names"], seat)
+    names = Names(context["names"], seat, context.get("people"))
     context["result"] = words_for(game.game).describe_result(view["result"], names)
     # A reader who shares the win reads "you share the win with Anna and Bert", not their
     # own "You" in the list of winners.
@@ -747,7 +747,8 @@ def recap(game: Game, seat: int) -> list[str]:
     entries = log_to_describe(game, seat, moves)
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
     rounds = {move.number: move.round for move in moves}
-    names = Names([s.public_name for s in _seats(game)], seat)
+    seats = _seats(game)
+    names = Names([s.public_name for s in seats], seat, [person_name(s) for s in seats])
     current_round = game.round if game.status == GameStatus.ACTIVE else None
     return words_for(game.game).describe_moves(
         entries, names, game.rules, since=last_own, rounds=rounds, current_round=current_round
@@ -788,6 +789,7 @@ def game_email_context(
     names = [s.public_name for s in _seats(game)]
     assert seat_row.user is not None  # game emails go to people only
     context = {
+        "people": [person_name(s) for s in _seats(game)],
         "name": seat_row.user.public_name,
         "game": game.game,
         "game_name": game.rules.NAME,
@@ -807,7 +809,7 @@ def game_email_context(
         table_view = game.rules.view(game.load_state(), seat_row.seat)
     if with_table and table_view is not None:
         context["table"] = words_for(game.game).describe_table(
-            table_view, Names(names, seat_row.seat)
+            table_view, Names(names, seat_row.seat, context["people"])
         )
     return context
 

@@ -52,3 +52,9 @@ def seat_name(seat) -> str:
         "name": seat.user.public_name,
         "level": level_word(seat.bot),
     }
+
+
+def person_name(seat) -> str:
+    """The name of the person or bot in ``seat`` without the seat's note of who plays it
+    ("Bert", where ``seat_name`` says "Bert (resigned; a careful bot plays on)")."""
+    return seat.user.public_name if seat.user_id is not None else seat_name(seat)

@@ -21,6 +21,7 @@ from core.errors import ServiceError
 from games import describe
 from games.catalogue import spec_for
 from games.models import Game
+from games.seat_names import person_name
 
 ANY_GAME_TEMPLATE = "games/any_game/table.html"
 
@@ -91,7 +92,7 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
     if view is None:
         return {}
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = describe.Names([s.public_name for s in seats], seat)
+    names = describe.Names([s.public_name for s in seats], seat, [person_name(s) for s in seats])
     current = view.get("current_seat")
     players = []
     for seat_row in seats:

@@ -127,7 +127,7 @@ def _context(game: Game, seat_row: Seat, user: User, *, command: str, move, refu
     if game.state is None:
         return context
     view = game.rules.view(game.load_state(), seat_row.seat)
-    names = Names(context["names"], seat_row.seat)
+    names = Names(context["names"], seat_row.seat, context.get("people"))
     if move is not None:
         rat_alert = move.action.get("action") == "reveal" and view.get("phase") == "alarm"
         entry = move.public_entry(game.rules)

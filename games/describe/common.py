@@ -47,7 +47,7 @@ def resigned_sentence(entry: dict, names: "Names") -> str:
     """A resignation's log entry (``{"action": "resign"}``, P26, R37) as a sentence."""
     if entry["seat"] == names.reader_seat:
         return _("You resigned.")
-    return _("%(name)s resigned.") % {"name": names.name(entry["seat"])}
+    return _("%(name)s resigned.") % {"name": names.person(entry["seat"])}
 
 
 def resigned_ending(result: dict, names: "Names") -> str:
@@ -56,7 +56,7 @@ def resigned_ending(result: dict, names: "Names") -> str:
     if not seats:
         return ""
     if names.reader_seat in seats:
-        others = [names.name(seat) for seat in seats if seat != names.reader_seat]
+        others = [names.person(seat) for seat in seats if seat != names.reader_seat]
         if not others:
             return _("You resigned, so you could not win.")
         return _("You and %(names)s resigned, so none of you could win.") % {
@@ -66,15 +66,20 @@ def resigned_ending(result: dict, names: "Names") -> str:
         "%(names)s resigned and could not win.",
         "%(names)s resigned and could not win.",
         len(seats),
-    ) % {"names": ", ".join(names.name(seat) for seat in seats)}
+    ) % {"names": ", ".join(names.person(seat) for seat in seats)}
 
 
 class Names:
     """Who sits where, as the reader of a text calls them ("you" for their own seat)."""
 
-    def __init__(self, names: list[str], reader_seat: int | None = None):
+    def __init__(
+        self, names: list[str], reader_seat: int | None = None, people: list[str] | None = None
+    ):
         self.names = names
         self.reader_seat = reader_seat
+        # The people's own names, without a seat's note of who plays it (games.seat_names):
+        # a sentence that says the note itself ("Bert resigned") reads them.
+        self.people = people or names
 
     def subject(self, seat: int) -> str:
         if seat == self.reader_seat:
@@ -92,6 +97,12 @@ class Names:
         if 0 <= seat < len(self.names):
             return self.names[seat]
         return _("Seat %(number)d") % {"number": seat}
+
+    def person(self, seat: int) -> str:
+        """The player's own name, without the seat's note ("Bert", not "Bert (resigned…)")."""
+        if 0 <= seat < len(self.people):
+            return self.people[seat]
+        return self.name(seat)
 
     def possessive(self, seat: int) -> str:
         """The pronoun for a sentence whose subject is this seat: "your" or "their"."""

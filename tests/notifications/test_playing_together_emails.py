@@ -73,5 +73,6 @@ def test_a_resigned_seat_is_named_so_in_the_turn_and_game_over_emails(anna, bert
     assert resigned_name in turn.body_text
     over = emails("game_over", anna)[-1]
     assert resigned_name in over.body_text
-    assert f"{resigned_name} resigned and could not win." in over.body_text
+    assert "Bert resigned and could not win." in over.body_text
+    assert f"{resigned_name} resigned" not in over.body_text
     assert "Winner: carla" in over.body_text
