@@ -1,0 +1,1 @@
+"""Players' calendar feeds: a secret, revocable iCalendar URL with their turns' deadlines."""
