@@ -1,0 +1,135 @@
+"""``/api/me/push-subscriptions/``: the browsers the caller gets push messages on.
+
+The settings page's "Notify me on this device" posts the browser's
+``PushSubscription.toJSON()`` here; a program may too. Listed by push service only (the
+rest of the endpoint names the device).
+"""
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.api import StrictFieldsMixin
+from core.api.errors import ApiError
+from core.api.fields import StrictCharField
+from core.errors import ServiceError
+
+from . import actions
+from .models import MAX_ENDPOINT_LENGTH, PushSubscription
+
+
+class PushKeysSerializer(StrictFieldsMixin, serializers.Serializer):
+    p256dh = StrictCharField(
+        max_length=100, help_text="The browser's P-256 public key, uncompressed, base64url."
+    )
+    auth = StrictCharField(max_length=50, help_text="The browser's 16-byte secret, base64url.")
+
+
+class PushSubscriptionCreateSerializer(StrictFieldsMixin, serializers.Serializer):
+    """What ``PushSubscription.toJSON()`` gives in a browser."""
+
+    endpoint = StrictCharField(
+        max_length=MAX_ENDPOINT_LENGTH,
+        help_text="The push service's URL for this browser: https:// on a public host.",
+    )
+    expirationTime = serializers.IntegerField(  # the browser's own name
+        required=False, allow_null=True, help_text="The browser's; ignored."
+    )
+    keys = PushKeysSerializer()
+
+
+class PushSubscriptionSerializer(serializers.ModelSerializer):
+    push_service = serializers.CharField(
+        source="origin", help_text="The push service's origin (scheme://host)."
+    )
+
+    class Meta:
+        model = PushSubscription
+        fields = ["id", "push_service", "created_at", "last_used_at"]
+
+
+_Error = inline_serializer(
+    "PushError", {"code": serializers.CharField(), "detail": serializers.CharField()}
+)
+_NOT_AUTHENTICATED = OpenApiResponse(_Error, description="`not_authenticated`.")
+_DESCRIPTION = (
+    "The browsers you get push messages on (game news whose channel is push or both in "
+    "your settings' `channels`). A push message says which game and opens its page; it "
+    "holds no hidden information and no link that signs in."
+)
+
+
+def _refused(error: ServiceError) -> ApiError:
+    return ApiError(400 if error.code == "invalid" else 404, error.code, error.detail)
+
+
+class MyPushSubscriptionsView(APIView):
+    @extend_schema(
+        operation_id="me_push_subscriptions_list",
+        summary="Your push subscriptions",
+        description=_DESCRIPTION,
+        request=None,
+        responses={200: PushSubscriptionSerializer(many=True), 401: _NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request):
+        rows = PushSubscription.objects.filter(user=request.user)
+        return Response(PushSubscriptionSerializer(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="me_push_subscriptions_create",
+        summary="Get push messages on a browser",
+        description=_DESCRIPTION
+        + " Posting an endpoint you have already updates its keys (200); a new one is 201.",
+        request=PushSubscriptionCreateSerializer,
+        responses={
+            200: PushSubscriptionSerializer,
+            201: PushSubscriptionSerializer,
+            400: OpenApiResponse(
+                _Error,
+                description="`invalid`: an endpoint that is not https:// (or too long), keys "
+                "that are not a browser's, an unknown field, or 10 devices already.",
+            ),
+            401: _NOT_AUTHENTICATED,
+        },
+        tags=["me"],
+    )
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            raise ApiError(400, "invalid", _("The body must be a JSON object."))
+        serializer = PushSubscriptionCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            row, created = actions.do_subscribe(
+                request.user, data["endpoint"], data["keys"]["p256dh"], data["keys"]["auth"]
+            )
+        except ServiceError as error:
+            raise _refused(error) from None
+        return Response(
+            PushSubscriptionSerializer(row).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class MyPushSubscriptionView(APIView):
+    @extend_schema(
+        operation_id="me_push_subscriptions_destroy",
+        summary="Stop push messages on a browser",
+        description=_DESCRIPTION,
+        request=None,
+        responses={
+            204: None,
+            401: _NOT_AUTHENTICATED,
+            404: OpenApiResponse(_Error, description="`not_found`: not one of yours."),
+        },
+        tags=["me"],
+    )
+    def delete(self, request, subscription_id: int):
+        try:
+            actions.do_unsubscribe(request.user, subscription_id)
+        except ServiceError as error:
+            raise _refused(error) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
