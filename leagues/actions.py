@@ -1,0 +1,495 @@
+"""Every change to a league: create, answer the invitation, start, advance, leave, end.
+
+Each ``do_*`` is one transaction that locks the league row; the league's games are
+created and resigned through ``games.actions`` only. ``advance_league`` starts the
+scheduled games whose players have room (``max_running``) and ends a league whose games
+are all over; a game's end asks for it after commit (``game_ended``), and the sweep
+``advance_active_leagues`` catches whatever a lost task left. Running either twice does
+nothing twice.
+"""
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.display_names import name_key
+from accounts.languages import language_of
+from accounts.models import User, normalize_email
+from core.errors import ServiceError
+from core.tasks import task_named
+from games import actions as game_actions
+from games.catalogue import kinds, rules_for
+from games.models import Game, GameStatus
+from leagues import pairings
+from leagues.models import (
+    League,
+    LeagueFormat,
+    LeagueGame,
+    LeagueGameStatus,
+    LeagueMember,
+    LeagueStatus,
+)
+from leagues.standings import standings
+from notifications.outbox import queue_email, sent_together
+
+logger = logging.getLogger(__name__)
+
+MAX_PLAYERS = 24
+NAME_MAX_LENGTH = 80
+
+
+def _resolve_players(entries, organiser: User) -> list[User]:
+    """Each entry (an address, or a player's display name) as a person; new addresses get
+    an account. Refuses (``invalid``) anything else, and a person named twice."""
+    if not isinstance(entries, list | tuple) or not all(isinstance(e, str) for e in entries):
+        raise ServiceError("invalid", _("players must be a list of addresses or names."))
+    people: list[User] = []
+    for raw in entries:
+        entry = raw.strip()
+        if "@" in entry:
+            email = normalize_email(entry)
+            try:
+                validate_email(email)
+            except ValidationError:
+                raise ServiceError(
+                    "invalid", _("%(address)r is not an email address.") % {"address": raw}
+                ) from None
+            people.append(User.objects.get_or_create_for_email(email))
+            continue
+        named = list(User.objects.filter(display_name_key=name_key(entry), erased_at=None)[:2])
+        if len(named) != 1 or not entry:
+            raise ServiceError(
+                "invalid",
+                _("No player is called %(name)r; give their email address instead.")
+                % {"name": raw},
+            )
+        people.append(named[0])
+    if len({person.pk for person in people}) != len(people):
+        raise ServiceError("invalid", _("Each player may be in the league only once."))
+    return people
+
+
+def _check_shape(game: str, blind: bool, turn_hours, format: str, group_size, max_running):
+    if game not in kinds():
+        raise ServiceError(
+            "invalid",
+            _("Unknown game %(game)r; available: %(available)s.")
+            % {"game": game, "available": kinds()},
+        )
+    rules = rules_for(game)
+    if not isinstance(turn_hours, int) or not (
+        game_actions.MIN_TURN_HOURS <= turn_hours <= game_actions.MAX_TURN_HOURS
+    ):
+        raise ServiceError(
+            "invalid",
+            _("turn_hours must be between %(min)d and %(max)d.")
+            % {"min": game_actions.MIN_TURN_HOURS, "max": game_actions.MAX_TURN_HOURS},
+        )
+    if blind and "blind" not in rules.OPTIONS:
+        raise ServiceError(
+            "invalid",
+            _("%(game)s has no blind mode: nothing but the draw order is hidden.")
+            % {"game": rules.NAME},
+        )
+    if format == LeagueFormat.ROUND_ROBIN:
+        needed = {2}
+    elif format == LeagueFormat.GROUPS:
+        if group_size not in (3, 4):
+            raise ServiceError("invalid", _("group_size must be 3 or 4."))
+        needed = {3, 4}
+    else:
+        raise ServiceError("invalid", _("format must be round_robin or groups."))
+    if not needed <= set(rules.PLAYER_COUNTS):
+        raise ServiceError(
+            "invalid",
+            _("%(game)s is not played by %(counts)s players.")
+            % {"game": rules.NAME, "counts": " and ".join(str(n) for n in sorted(needed))},
+        )
+    if not isinstance(max_running, int) or not 1 <= max_running <= 20:
+        raise ServiceError("invalid", _("max_running must be between 1 and 20."))
+
+
+def _check_count(format: str, group_size: int, count: int) -> None:
+    """Refuse a number of players the format cannot seat."""
+    if format == LeagueFormat.ROUND_ROBIN and count < 2:
+        raise ServiceError("invalid", _("A round robin needs at least 2 players."))
+    if format == LeagueFormat.GROUPS and (
+        count < 3 or pairings.group_sizes(count, group_size) is None
+    ):
+        raise ServiceError("invalid", _("Groups of 3-4 need 3, 4 or at least 6 players."))
+
+
+def do_create_league(
+    organiser: User,
+    *,
+    name: str,
+    players: list[str],
+    game: str = "piratz",
+    blind: bool = False,
+    turn_hours: int = 72,
+    format: str = LeagueFormat.ROUND_ROBIN,
+    group_size: int = 4,
+    max_running: int = 2,
+) -> League:
+    """Create a league and email each player (but the organiser, if playing: accepted at
+    once) one invitation for all its games. ``players``: addresses or display names, at
+    most ``MAX_PLAYERS``. The schedule is made when everyone has answered
+    (``_start_league``). Raises ``ServiceError`` (``invalid``, ``suspended``,
+    ``throttled``) and creates nothing on refusal."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX_LENGTH:
+        raise ServiceError("invalid", _("A league needs a name of 1-80 characters."))
+    _check_shape(game, blind, turn_hours, format, group_size, max_running)
+    if not isinstance(players, list | tuple) or len(players) > MAX_PLAYERS:
+        raise ServiceError(
+            "invalid", _("A league has at most %(count)d players.") % {"count": MAX_PLAYERS}
+        )
+    if organiser.is_suspended():
+        raise ServiceError(
+            "suspended",
+            _("A moderator has suspended your account, so you cannot create leagues for now."),
+        )
+    now = timezone.now()
+    with transaction.atomic(), sent_together():
+        people = _resolve_players(players, organiser)
+        _check_count(format, group_size, len(people))
+        if User.objects.filter(User.suspended_q(now), pk__in=[p.pk for p in people]).exists():
+            raise ServiceError(
+                "throttled",
+                _("One of these addresses cannot be invited right now; try again later."),
+            )
+        recent = League.objects.filter(organiser=organiser, created_at__gte=now - timedelta(days=1))
+        if recent.count() >= settings.LEAGUES_PER_USER_PER_DAY:
+            raise ServiceError(
+                "throttled",
+                _("You can create at most %(count)d leagues a day.")
+                % {"count": settings.LEAGUES_PER_USER_PER_DAY},
+            )
+        league = League.objects.create(
+            name=name.strip(),
+            organiser=organiser,
+            game=game,
+            blind=blind,
+            turn_hours=turn_hours,
+            format=format,
+            group_size=group_size if format == LeagueFormat.GROUPS else 2,
+            max_running=max_running,
+        )
+        for position, person in enumerate(people):
+            member = LeagueMember.objects.create(
+                league=league,
+                user=person,
+                position=position,
+                accepted_at=now if person.pk == organiser.pk else None,
+            )
+            if member.accepted_at is None:
+                _invite(league, member)
+        _start_if_everyone_answered(league, now)
+    logger.info("league %s created by user %s for %d players", league.id, organiser.id, len(people))
+    return league
+
+
+def _invite(league: League, member: LeagueMember) -> None:
+    """A fresh invitation token for ``member`` (only its hash is kept) and its email."""
+    token = secrets.token_urlsafe(24)
+    member.token_hash = LeagueMember.hash_token(token)
+    member.save(update_fields=["token_hash"])
+    language = language_of(member.user, fallback=language_of(league.organiser))
+    queue_email(
+        member.user.email,
+        "league_invitation",
+        {
+            "league": league.name,
+            "organiser": league.organiser.public_name,
+            "game_name": rules_for(league.game).NAME,
+            "format": str(LeagueFormat(league.format).label),
+            "players": [m.user.public_name for m in league.members.select_related("user")],
+            "turn_hours": league.turn_hours,
+            "max_running": league.max_running,
+            "link": settings.SITE_URL + reverse("leagues:invitation", args=[token]),
+        },
+        topic=f"league:{league.id}",
+        language=language,
+    )
+
+
+def member_for_token(token: str) -> LeagueMember:
+    """The member an invitation token names (``not_found`` if none)."""
+    member = (
+        LeagueMember.objects.select_related("league", "user")
+        .filter(token_hash=LeagueMember.hash_token(token))
+        .first()
+        if token
+        else None
+    )
+    if member is None:
+        raise ServiceError("not_found", _("This invitation link is not valid."))
+    return member
+
+
+def _lock(league_id) -> League:
+    league = League.objects.select_for_update().filter(id=league_id).first()
+    if league is None:
+        raise ServiceError("not_found", _("No such league, or you are not in it."))
+    return league
+
+
+def do_answer_invitation(member_id: int, accept: bool) -> League:
+    """The member accepts or declines the league; when nobody is left to answer, the league
+    starts with those who accepted (or is cancelled when too few did). Answering again the
+    same way is harmless. Raises ``ServiceError`` (``game_not_active`` once the league has
+    started or ended, ``suspended``)."""
+    with transaction.atomic(), sent_together():
+        member = LeagueMember.objects.select_related("league", "user").get(pk=member_id)
+        league = _lock(member.league_id)
+        if member.user.is_suspended():
+            raise ServiceError(
+                "suspended",
+                _("A moderator has suspended your account, so you cannot join leagues for now."),
+            )
+        done = member.accepted_at if accept else member.declined_at
+        if done is not None:
+            return league
+        if league.status != LeagueStatus.INVITED or member.accepted_at or member.declined_at:
+            raise ServiceError(
+                "game_not_active", _("This league has been answered or has begun already.")
+            )
+        now = timezone.now()
+        if accept:
+            member.accepted_at = now
+        else:
+            member.declined_at = now
+        member.save(update_fields=["accepted_at", "declined_at"])
+        _start_if_everyone_answered(league, now)
+    return league
+
+
+def _start_if_everyone_answered(league: League, now: datetime) -> None:
+    """Start ``league`` (its row locked) once no member is left to answer: the schedule for
+    those who accepted, its first games, the start email; cancel it when too few accepted."""
+    members = list(league.members.select_related("user"))
+    if any(m.accepted_at is None and m.declined_at is None for m in members):
+        return
+    playing = [m for m in members if m.accepted_at is not None]
+    try:
+        _check_count(league.format, league.group_size, len(playing))
+    except ServiceError:
+        league.status = LeagueStatus.CANCELLED
+        league.ended_at = now
+        league.save(update_fields=["status", "ended_at"])
+        _email_members(league, playing, "league_cancelled", {})
+        return
+    ids = [m.user_id for m in playing]
+    if league.format == LeagueFormat.ROUND_ROBIN:
+        rounds = pairings.round_robin(len(ids))
+    else:
+        rounds = pairings.groups(len(ids), league.group_size)
+    schedule = [
+        LeagueGame(league=league, number=0, round=number, players=[ids[i] for i in table])
+        for number, tables in enumerate(rounds, start=1)
+        for table in tables
+    ]
+    for number, row in enumerate(schedule, start=1):
+        row.number = number
+    LeagueGame.objects.bulk_create(schedule)
+    league.status = LeagueStatus.ACTIVE
+    league.started_at = now
+    league.save(update_fields=["status", "started_at"])
+    _email_members(league, playing, "league_started", {"games": len(schedule)})
+    _start_due_games(league)
+
+
+def _start_due_games(league: League) -> int:
+    """Start every scheduled game (in order) whose players all have fewer than
+    ``max_running`` of the league's games running; returns how many. League row locked."""
+    running: dict[int, int] = {}
+    for row in LeagueGame.objects.filter(
+        league=league, status=LeagueGameStatus.STARTED, game__status=GameStatus.ACTIVE
+    ).only("players"):
+        for uid in row.players:
+            running[uid] = running.get(uid, 0) + 1
+    scheduled = list(LeagueGame.objects.filter(league=league, status=LeagueGameStatus.SCHEDULED))
+    if not scheduled:
+        return 0
+    users = User.objects.in_bulk([m.user_id for m in league.members.all()])
+    started = 0
+    for row in scheduled:
+        if any(running.get(uid, 0) >= league.max_running for uid in row.players):
+            continue
+        seated = [users[uid] for uid in row.players]
+        row.game = game_actions.do_create_arranged_game(
+            seated[0], seated, game=league.game, turn_hours=league.turn_hours, blind=league.blind
+        )
+        row.status = LeagueGameStatus.STARTED
+        row.save(update_fields=["game", "status"])
+        for uid in row.players:
+            running[uid] = running.get(uid, 0) + 1
+        started += 1
+    return started
+
+
+def advance_league(league_id) -> int:
+    """Start the scheduled games that have room now and end the league once all its games
+    are over (the end email); returns how many games started. Idempotent."""
+    with transaction.atomic(), sent_together():
+        league = League.objects.select_for_update().filter(id=league_id).first()
+        if league is None or league.status != LeagueStatus.ACTIVE:
+            return 0
+        started = _start_due_games(league)
+        if (
+            not LeagueGame.objects.filter(league=league)
+            .filter(status=LeagueGameStatus.SCHEDULED)
+            .exists()
+            and not LeagueGame.objects.filter(
+                league=league, status=LeagueGameStatus.STARTED, game__status=GameStatus.ACTIVE
+            ).exists()
+        ):
+            league.status = LeagueStatus.FINISHED
+            league.ended_at = timezone.now()
+            league.save(update_fields=["status", "ended_at"])
+            members = [m for m in league.members.select_related("user") if m.accepted_at]
+            _email_members(league, members, "league_ended", {}, with_standings=True)
+        return started
+
+
+def advance_active_leagues() -> int:
+    """The sweep: ``advance_league`` for every league under way; games started."""
+    ids = list(League.objects.filter(status=LeagueStatus.ACTIVE).values_list("id", flat=True))
+    return sum(advance_league(league_id) for league_id in ids)
+
+
+def game_ended(sender, game: Game, **kwargs) -> None:
+    """``games.events.game_ended``: a league game's end asks, after commit, for the
+    league to go on (the game's row lock is held here; the league's is taken later)."""
+    league_id = LeagueGame.objects.filter(game=game).values_list("league_id", flat=True).first()
+    if league_id is not None:
+        transaction.on_commit(
+            lambda: task_named("leagues.tasks.advance_league").delay(str(league_id))
+        )
+
+
+def do_leave_league(league_id, user: User) -> League:
+    """``user`` leaves the league: their scheduled games are cancelled and each of their
+    running games resigned (``games.actions.do_resign``: P26, R37). Leaving twice is
+    harmless. Raises ``ServiceError`` (``not_found``, ``game_not_active`` for a league
+    that is over)."""
+    with transaction.atomic():
+        league = _lock(league_id)
+        member = LeagueMember.objects.filter(league=league, user=user).first()
+        if member is None:
+            raise ServiceError("not_found", _("No such league, or you are not in it."))
+        if member.left_at is None:
+            if league.status not in (LeagueStatus.ACTIVE, LeagueStatus.INVITED):
+                raise ServiceError("game_not_active", _("This league is over."))
+            member.left_at = timezone.now()
+            member.save(update_fields=["left_at"])
+            for row in LeagueGame.objects.filter(league=league, status=LeagueGameStatus.SCHEDULED):
+                if user.pk in row.players:
+                    row.status = LeagueGameStatus.CANCELLED
+                    row.save(update_fields=["status"])
+        running = list(
+            Game.objects.filter(
+                league_game__league=league,
+                status=GameStatus.ACTIVE,
+                seats__user=user,
+                seats__resigned=False,
+            )
+        )
+    # Each game in its own transaction (do_resign's): the league's lock is not held while
+    # the games are locked, so a game's end cannot wait on it the other way round.
+    for game in running:
+        for _attempt in range(3):
+            game.refresh_from_db(fields=["version", "status"])
+            if game.status != GameStatus.ACTIVE:
+                break
+            try:
+                game_actions.do_resign(game.id, user, game.version)
+                break
+            except ServiceError as error:
+                if error.code != "stale_version":
+                    break
+    advance_league(league_id)
+    return league
+
+
+def do_set_weekly_standings(league_id, user: User, wanted: bool) -> LeagueMember:
+    """Turn ``user``'s weekly standings email of the league on or off."""
+    member = LeagueMember.objects.filter(league_id=league_id, user=user).first()
+    if member is None:
+        raise ServiceError("not_found", _("No such league, or you are not in it."))
+    member.weekly_standings = wanted
+    member.save(update_fields=["weekly_standings"])
+    return member
+
+
+def _email_members(
+    league: League,
+    members: list[LeagueMember],
+    template: str,
+    extra: dict,
+    *,
+    with_standings: bool = False,
+) -> None:
+    """Queue ``template`` for each of ``members`` (in their language)."""
+    for member in members:
+        with translation.override(language_of(member.user)):
+            context = {
+                "league": league.name,
+                "game_name": rules_for(league.game).NAME,
+                "link": settings.SITE_URL + reverse("leagues:league", args=[league.id]),
+                **extra,
+            }
+            if with_standings:
+                context["standings"] = _standings_lines(league)
+        queue_email(
+            member.user.email,
+            template,
+            context,
+            topic=f"league:{league.id}",
+            language=language_of(member.user),
+        )
+
+
+def _standings_lines(league: League) -> list[str]:
+    return [f"{row['rank']}. {row['name']}: {row['points']:g}" for row in standings(league)]
+
+
+def _week(now: datetime) -> str:
+    year, week, _day = now.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def send_weekly_standings(now: datetime | None = None) -> int:
+    """The weekly standings email to each member of a league under way who wants it, at
+    most once per ISO week (a guarded UPDATE claims the week: two runs send one); a
+    league's first week is skipped (its start email said it all). Returns how many."""
+    now = now or timezone.now()
+    week = _week(now)
+    sent = 0
+    leagues = League.objects.filter(
+        status=LeagueStatus.ACTIVE, started_at__lte=now - timedelta(days=7)
+    )
+    for league in leagues:
+        members = (
+            league.members.select_related("user")
+            .filter(accepted_at__isnull=False, left_at=None, weekly_standings=True)
+            .exclude(standings_week=week)
+        )
+        for member in members:
+            with transaction.atomic():
+                claimed = (
+                    LeagueMember.objects.filter(pk=member.pk)
+                    .exclude(standings_week=week)
+                    .update(standings_week=week)
+                )
+                if claimed == 1:
+                    _email_members(league, [member], "league_standings", {}, with_standings=True)
+                    sent += 1
+    return sent
