@@ -169,6 +169,24 @@ class _ReminderLeadsField(BoundedListField):
     pass
 
 
+class _ChannelField(serializers.ChoiceField):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=[str(channel) for channel in schedule.Channel], **kwargs)
+        self.required = False
+
+
+class ChannelsSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Where each kind of game news goes: by email, push (to the devices subscribed at
+    ``/api/me/push-subscriptions/``) or both. A PATCH changes only the kinds it names."""
+
+    your_turn = _ChannelField()
+    reminder = _ChannelField()
+    auto_moved = _ChannelField()
+    game_started = _ChannelField()
+    game_over = _ChannelField()
+    game_ended = _ChannelField()
+
+
 class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     """The person's notification settings; in a PATCH every field is optional."""
 
@@ -206,6 +224,11 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
     talk_emails = StrictBooleanField(
         help_text="true: the others' table talk by email as it comes, at most one email per "
         "game an hour (off by default; the table_talk email's unsubscribe link sets it false)."
+    )
+    channels = ChannelsSerializer(
+        help_text='Where each kind of game news goes: "email", "push" or "both" (push: to '
+        "the devices subscribed at /api/me/push-subscriptions/; none subscribed: nothing). "
+        "A PATCH changes only the kinds it names."
     )
     next_digest_at = serializers.DateTimeField(
         read_only=True, allow_null=True, help_text="When the next digest is due (digest mode)."
@@ -254,6 +277,9 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
                 "quiet_hours": quiet,
                 "unsubscribed": instance.unsubscribed,
                 "talk_emails": instance.talk_emails,
+                "channels": {
+                    str(kind): str(instance.channel(kind)) for kind in schedule.PUSH_KINDS
+                },
                 "next_digest_at": instance.next_digest_at,
                 "language": instance.user.language,
                 "display_name": instance.user.display_name or None,

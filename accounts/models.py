@@ -321,6 +321,12 @@ class NotificationSettings(models.Model):
         default=False,
         help_text="Email the others' table talk as it comes, at most one email per game an hour.",
     )
+    channels = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Where each game news kind goes: {kind: "email" | "push" | "both"}; '
+        "a kind not named goes by email.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -366,6 +372,11 @@ class NotificationSettings(models.Model):
         if kind == schedule.EmailKind.TABLE_TALK and not self.talk_emails:
             return False
         return schedule.wants(self.mode, self.unsubscribed, kind)
+
+    def channel(self, kind: str) -> schedule.Channel:
+        """Where news of ``kind`` goes: email, push or both (``schedule.channel_for``).
+        Whether it goes at all is ``wants``'s to say."""
+        return schedule.channel_for(self.channels, kind)
 
     def quiet_until(self, moment: datetime) -> datetime:
         """``moment`` if it is outside quiet hours, else the end of those quiet hours.

@@ -9,7 +9,9 @@ stored once done: every live link redacted) and ``reports.json`` (the reports th
 filed). Every app above adds its own files through this registry, from its
 ``AppConfig.ready``: games ``games.json`` (their games and moves as the API shows them
 to their seat: never hidden information), talk ``messages.json``, webhooks
-``webhooks.json``. Its counterpart for deleting an account is ``accounts.erasure``.
+``webhooks.json``, calendars ``calendar_feed.json``, ratings ``ratings.json``, push
+``push_subscriptions.json``. Its counterpart for deleting an account is
+``accounts.erasure``.
 """
 
 import io

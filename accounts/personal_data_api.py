@@ -45,7 +45,8 @@ class MyExportView(APIView):
             "(each of your games and its moves as the API shows them to your seat), "
             "`messages.json` (your table talk and the messages you reported), `emails.json` "
             "(the emails to your address, their links redacted), `reports.json` (the reports "
-            "you filed) and `webhooks.json` (your webhooks, their URLs masked). Answered "
+            "you filed), `webhooks.json` (your webhooks, their URLs masked) and "
+            "`calendar_feed.json` (your calendar address's first characters and dates). Answered "
             "`Content-Disposition: attachment` and `Cache-Control: no-store`."
         ),
         request=None,

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from accounts import display_names
 from accounts.models import NotificationSettings, User, Vacation
-from accounts.schedule import UNSUBSCRIBABLE_KINDS, EmailKind, is_time_zone
+from accounts.schedule import PUSH_KINDS, UNSUBSCRIBABLE_KINDS, Channel, EmailKind, is_time_zone
 from accounts.signals import turn_clock_changed
 from core.errors import ServiceError
 
@@ -121,6 +121,20 @@ def reminder_leads_problem(leads) -> str | None:
     return None
 
 
+def channels_problem(channels) -> str | None:
+    """Why ``channels`` is not a mapping of game news kinds to channels, as a sentence;
+    None if it is (``{"your_turn": "push", ...}``: kinds of ``PUSH_KINDS``, channels of
+    ``Channel``)."""
+    if not isinstance(channels, dict):
+        return gettext("Give the channels as an object of email kinds and channels.")
+    unknown = sorted(str(kind) for kind in set(channels) - set(PUSH_KINDS))
+    if unknown:
+        return gettext("These kinds cannot go by push: %(kinds)s.") % {"kinds": ", ".join(unknown)}
+    if any(value not in set(Channel) for value in channels.values()):
+        return gettext('A channel is "email", "push" or "both".')
+    return None
+
+
 def settings_for(user: User) -> NotificationSettings:
     """The person's saved settings, or an unsaved row of defaults (reading never writes)."""
     try:
@@ -144,6 +158,7 @@ SETTINGS_FIELDS = (
     "time_zone",
     "unsubscribed",
     "talk_emails",
+    "channels",
 )
 # The fields that decide when the next digest is due.
 _DIGEST_FIELDS = ("mode", "digest_hour", "time_zone")
@@ -204,7 +219,8 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
     re-checks what a bad caller could break (a zone, equal quiet hours, lead times) and
     raises ``ServiceError("invalid", ...)`` changing nothing. ``next_digest_at`` is
     recomputed when the mode, digest hour or time zone changed; ``talk_emails`` True takes
-    ``table_talk`` off the unsubscribed kinds (the one-click link switches both off).
+    ``table_talk`` off the unsubscribed kinds (the one-click link switches both off);
+    ``channels`` (kind -> "email" | "push" | "both") changes only the kinds it names.
     """
     if "time_zone" in changes and not is_time_zone(changes["time_zone"]):
         raise ServiceError(
@@ -229,6 +245,8 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
                 gettext("These emails cannot be switched off: %(kinds)s.")
                 % {"kinds": ", ".join(sorted(unknown))},
             )
+    if "channels" in changes and (problem := channels_problem(changes["channels"])):
+        raise ServiceError("invalid", problem)
     if changes.get("language") and changes["language"] not in dict(django_settings.LANGUAGES):
         raise ServiceError(
             "invalid",
@@ -244,11 +262,16 @@ def do_update_settings(user: User, changes: dict, *, now: datetime) -> Notificat
             user.language = changes["language"] or ""
         settings, _ = NotificationSettings.objects.get_or_create(user=user)
         digest_before = tuple(getattr(settings, name) for name in _DIGEST_FIELDS)
+        channels_before = dict(settings.channels)
         for name in SETTINGS_FIELDS:
             if name in changes:
                 setattr(settings, name, changes[name])
         if "unsubscribed" in changes:
             settings.unsubscribed = sorted(set(changes["unsubscribed"]))
+        if "channels" in changes:
+            # Kinds not named keep their channel; email, the default, is not stored.
+            merged = {**channels_before, **changes["channels"]}
+            settings.channels = {k: v for k, v in sorted(merged.items()) if v != Channel.EMAIL}
         if changes.get("talk_emails"):
             # Choosing table talk emails undoes an earlier one-click unsubscribe from them.
             settings.unsubscribed = [k for k in settings.unsubscribed if k != EmailKind.TABLE_TALK]

@@ -42,6 +42,37 @@ _EACH_TURN_ONLY = frozenset({EmailKind.YOUR_TURN, EmailKind.REMINDER})
 _DIGEST_ONLY = frozenset({EmailKind.DIGEST})
 
 
+class Channel(enum.StrEnum):
+    """Where a person gets news of a kind (``NotificationSettings.channels``): by email, by
+    a push message to the devices they subscribed (the ``push`` app), or both."""
+
+    EMAIL = "email"
+    PUSH = "push"
+    BOTH = "both"
+
+
+# The kinds that may go by push too: the game news of ``games.notify`` (each opens a game).
+PUSH_KINDS = (
+    EmailKind.YOUR_TURN,
+    EmailKind.REMINDER,
+    EmailKind.AUTO_MOVED,
+    EmailKind.GAME_STARTED,
+    EmailKind.GAME_OVER,
+    EmailKind.GAME_ENDED,
+)
+
+
+def channel_for(channels: dict, kind: str) -> Channel:
+    """The channel ``channels`` (kind -> channel name) gives ``kind``: email unless a push
+    kind names another (an unknown stored name reads as email: nothing is lost)."""
+    if kind not in PUSH_KINDS:
+        return Channel.EMAIL
+    try:
+        return Channel(channels.get(kind, Channel.EMAIL))
+    except ValueError:
+        return Channel.EMAIL
+
+
 def wants(mode: str, unsubscribed: Iterable[str], kind: str) -> bool:
     """May an email of ``kind`` go to a person with this ``mode`` and ``unsubscribed`` list?
 

@@ -40,6 +40,12 @@ EMAIL_KIND_LABELS = {
     schedule.EmailKind.GAME_ENDED: gettext_lazy("A game was ended early"),
     schedule.EmailKind.DIGEST: gettext_lazy("The daily digest"),
 }
+# Where each game news kind may go (``NotificationSettings.channels``).
+CHANNEL_LABELS = {
+    schedule.Channel.EMAIL: gettext_lazy("By email"),
+    schedule.Channel.PUSH: gettext_lazy("By push message"),
+    schedule.Channel.BOTH: gettext_lazy("Both"),
+}
 MODE_LABELS = {
     NotificationSettings.Mode.EACH_TURN: gettext_lazy("An email for each turn"),
     NotificationSettings.Mode.DIGEST: gettext_lazy("One daily digest"),
@@ -100,6 +106,17 @@ class SettingsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
+    # One choice per kind of game news: email, push or both (rendered as their own group).
+    channel_field_names = [f"channel_{kind}" for kind in schedule.PUSH_KINDS]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for kind in schedule.PUSH_KINDS:
+            # Not required: a form without them (an older page) leaves the channels alone.
+            self.fields[f"channel_{kind}"] = forms.ChoiceField(
+                label=EMAIL_KIND_LABELS[kind], choices=list(CHANNEL_LABELS.items()), required=False
+            )
+
     def clean(self):
         super().clean()
         data = self.cleaned_data
@@ -124,7 +141,13 @@ class SettingsForm(forms.Form):
         quiet = None
         if data["quiet_start"] is not None:
             quiet = (data["quiet_start"], data["quiet_end"])
+        channels = {
+            str(kind): data[f"channel_{kind}"]
+            for kind in schedule.PUSH_KINDS
+            if data.get(f"channel_{kind}")
+        }
         return {
+            **({"channels": channels} if channels else {}),
             "mode": data["mode"],
             "digest_hour": data["digest_hour"],
             "reminder_leads": leads,
@@ -147,6 +170,7 @@ class SettingsForm(forms.Form):
             "quiet_end": saved.quiet_end,
             "unsubscribed": list(saved.unsubscribed),
             "talk_emails": saved.wants(schedule.EmailKind.TABLE_TALK),
+            **{f"channel_{kind}": saved.channel(kind) for kind in schedule.PUSH_KINDS},
         }
 
 
@@ -203,6 +227,8 @@ def _render(request, settings_form, vacation_form, name_form=None, *, status=200
         "zone": saved.zone.key,
         "zones": schedule.known_time_zones(),
         "allowance": settings.VACATION_DAYS_PER_YEAR,
+        # The settings page's "Notify me on this device" subscribes with it (docs/push.md).
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY,
     }
     return render(request, "accounts/settings.html", context, status=status)
 

@@ -4,8 +4,11 @@ The arithmetic is pure (``deadline_after`` and its parts, ``reminder_due``) and 
 without a database. The rest reads the player's settings and vacations
 (``accounts.preferences``) and sets the game's turn fields: ``start_turn`` when a turn
 begins, ``recompute_deadline`` / ``refresh_deadlines_for`` when a player's vacations
-change, ``extend_turn`` for a moderator. The reminder and digest sweeps that read these
-fields are in ``games.sweeps``.
+change, ``extend_turn`` for a moderator; ``end_turn`` settles a time bank when a turn
+ends. Each kind of clock (``games.clocks``: hours per turn, a time bank, a daily deadline)
+only decides where a turn's own clock runs out (``own_clock_end``); vacations, quiet hours,
+extensions and pauses work the same for all three. The reminder and digest sweeps that
+read these fields are in ``games.sweeps``.
 """
 
 from collections.abc import Callable, Iterable, Sequence
@@ -16,9 +19,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.preferences import settings_for, vacations_between
-from accounts.schedule import EmailKind
+from accounts.schedule import EmailKind, next_local_hour, zone_named
 from games.bots import bot_deadline
-from games.models import Game, GameStatus, Seat, turn_hours
+from games.clocks import DAILY_MIN_HOURS, bank_after_turn
+from games.models import ClockKind, Game, GameStatus, Seat, turn_hours
 
 Interval = tuple[datetime, datetime]
 
@@ -111,6 +115,32 @@ def clock_start(
     return turn_start if quiet_until is None else quiet_until(turn_start)
 
 
+def daily_clock_end(
+    clock_from: datetime,
+    hour: int,
+    zone,
+    vacations: Sequence[Interval] = (),
+    min_length: timedelta | None = None,
+) -> datetime:
+    """Where a daily deadline's turn whose clock starts at ``clock_from`` runs out: the
+    first moment the clock in ``zone`` reads ``hour``:00 once at least ``min_length``
+    (default ``DAILY_MIN_HOURS``) of clock time outside ``vacations`` has run, and not
+    inside a vacation (one running then moves it to the first such hour after its end).
+
+    Local hours follow the zone's daylight saving time (``next_local_hour``: a skipped hour
+    is reached at the jump, a repeated one counts once).
+    """
+    if min_length is None:
+        min_length = turn_hours(DAILY_MIN_HOURS)
+    earliest = clock_deadline(clock_from, min_length, vacations)
+    # next_local_hour is strictly after its moment: a microsecond earlier takes the hour
+    # itself when the earliest moment is exactly on it.
+    moment = next_local_hour(zone, hour, earliest - timedelta(microseconds=1))
+    while (inside := next((end for s, end in vacations if s <= moment < end), None)) is not None:
+        moment = next_local_hour(zone, hour, inside - timedelta(microseconds=1))
+    return moment
+
+
 def reminder_due(
     deadline: datetime, turn_length: timedelta, leads: Iterable[int], sent: Iterable[int]
 ) -> tuple[datetime, int] | None:
@@ -149,12 +179,47 @@ def _turn_start(game: Game) -> datetime:
     return game.deadline - game.turn_length() - game.turn_extension
 
 
+def _own_length(game: Game, seat: int) -> timedelta:
+    """The clock time a turn of ``seat`` has before vacations and extensions (a daily
+    deadline's turn: at most a day and a half)."""
+    if game.clock == ClockKind.BANK:
+        return _bank(game, _seat_row(game, seat))
+    if game.clock == ClockKind.DAILY:
+        return turn_hours(DAILY_MIN_HOURS + 24)
+    return turn_hours(game.turn_hours)
+
+
+def _bank(game: Game, row: Seat) -> timedelta:
+    """The bank ``row`` starts its turn with (the game's first bank if none is stored)."""
+    if row.bank_seconds is not None:
+        return timedelta(seconds=row.bank_seconds)
+    return turn_hours(game.bank_hours or 0)
+
+
+def own_clock_end(game: Game, seat: int, clock_from: datetime, vacations: Sequence[Interval]):
+    """Where the own clock of ``seat``'s turn in ``game``, started at ``clock_from``, runs
+    out (the clock standing still during ``vacations``), before extensions and quiet
+    hours: ``turn_hours`` of clock time; with a time bank, the seat's bank; with a daily
+    deadline, the daily hour (``daily_clock_end``)."""
+    if game.clock == ClockKind.DAILY:
+        assert game.daily_hour is not None  # clean_clock sets it for every daily game
+        zone = zone_named(game.daily_zone or "UTC")
+        return daily_clock_end(clock_from, game.daily_hour, zone, vacations)
+    return clock_deadline(clock_from, _own_length(game, seat), vacations)
+
+
 def _clock(game: Game, seat: int, turn_start: datetime, extra: timedelta = timedelta(0)):
-    """The player at ``seat``, the turn's clock length and the player's vacations."""
+    """The player at ``seat``, their quiet hours and their vacations for the turn."""
     user = _seat_user(game, seat)
-    length = game.turn_length() + game.turn_extension
+    length = _own_length(game, seat) + game.turn_extension
     horizon = turn_start + length + extra + _VACATION_HORIZON
-    return user, length, vacations_between(user.id, turn_start, horizon)
+    return user, settings_for(user).quiet_until, vacations_between(user.id, turn_start, horizon)
+
+
+def _clock_end(game: Game, seat: int, clock_from: datetime, vacations) -> datetime:
+    """Where the turn's clock runs out with the time granted this turn (unsettled)."""
+    own = own_clock_end(game, seat, clock_from, vacations)
+    return clock_deadline(own, game.turn_extension, vacations)
 
 
 def turn_deadline(game: Game, seat: int, turn_start: datetime) -> datetime:
@@ -162,7 +227,9 @@ def turn_deadline(game: Game, seat: int, turn_start: datetime) -> datetime:
 
     The game's turn length (plus any time moderators granted this turn,
     ``game.turn_extension``) of clock time outside that player's vacations, then moved
-    out of the player's quiet hours (see ``deadline_after``). Reads the database.
+    out of the player's quiet hours (see ``deadline_after``); the turn length is the
+    seat's bank with a time bank, and up to the daily hour with a daily deadline
+    (``own_clock_end``). Reads the database.
 
     A suspended player's turn times out at once (rules P24; ``User.is_suspended``): the
     deadline is now (or ``turn_start`` if that is later), for the deadline sweep to play.
@@ -173,8 +240,9 @@ def turn_deadline(game: Game, seat: int, turn_start: datetime) -> datetime:
     user = _seat_user(game, seat)
     if user.is_suspended():
         return max(turn_start, timezone.now())
-    user, length, vacations = _clock(game, seat, turn_start)
-    return deadline_after(turn_start, length, vacations, settings_for(user).quiet_until)
+    _user, quiet, vacations = _clock(game, seat, turn_start)
+    clock_from = clock_start(turn_start, quiet)
+    return settle(_clock_end(game, seat, clock_from, vacations), vacations, quiet)
 
 
 def extend_turn(game: Game, hours: int, now: datetime) -> None:
@@ -189,13 +257,13 @@ def extend_turn(game: Game, hours: int, now: datetime) -> None:
     assert game.current_seat is not None  # a moderator extends a turn under way
     start = _turn_start(game)
     extra = turn_hours(hours)
-    user, length, vacations = _clock(game, game.current_seat, start, extra + (now - start))
-    start = clock_start(start, settings_for(user).quiet_until)  # as turn_deadline counts
+    _user, quiet, vacations = _clock(game, game.current_seat, start, extra + (now - start))
+    start = clock_start(start, quiet)  # as turn_deadline counts
     target = max(game.deadline or now, now) + extra
     # The clock time from where this turn's clock now runs out to the target: adding it
     # makes the clock run out at the target (or at the end of a vacation holding it).
     game.turn_extension += clock_time_between(
-        clock_deadline(start, length, vacations), target, vacations
+        _clock_end(game, game.current_seat, start, vacations), target, vacations
     )
     recompute_deadline(game)
 
@@ -240,6 +308,54 @@ def start_turn(game: Game, now: datetime) -> None:
     game.deadline = turn_deadline(game, game.current_seat, now)
     schedule_reminders(game, new_turn=True)
     hold_while_paused(game)
+
+
+def turn_time_used(game: Game, row: Seat, now: datetime) -> timedelta:
+    """The clock time the turn under way of ``row`` (the seat to move) has run by ``now``:
+    from its clock's start (after quiet hours) outside the player's vacations, and not
+    while the game is paused (a turn begun while paused has used nothing)."""
+    start = game.turn_started_at
+    if start is None or row.user is None:
+        return timedelta(0)
+    end = now if game.paused_at is None else min(now, game.paused_at)
+    clock_from = clock_start(start, settings_for(row.user).quiet_until)
+    if end <= clock_from:
+        return timedelta(0)
+    return clock_time_between(clock_from, end, vacations_between(row.user.id, clock_from, end))
+
+
+def bank_left(game: Game, row: Seat, now: datetime) -> timedelta | None:
+    """What the bank of ``row`` holds at ``now`` (None: ``game`` has no time bank).
+
+    The seat to move (a person, in an active game) has its bank less the clock time its
+    turn has used (``turn_time_used``), never less than nothing; any other seat its bank.
+    """
+    if game.clock != ClockKind.BANK:
+        return None
+    bank = _bank(game, row)
+    if game.status != GameStatus.ACTIVE or game.current_seat != row.seat or row.bot:
+        return bank
+    return max(bank - turn_time_used(game, row, now), timedelta(0))
+
+
+def end_turn(game: Game, seat: int, now: datetime) -> None:
+    """The turn of ``seat`` in the locked ``game`` ends at ``now`` (its move ended it, or
+    the deadline did): with a time bank, the seat keeps what the turn left of its bank
+    plus the increment, up to the cap (``clocks.bank_after_turn``), saved on its seat row.
+
+    Call it before ``game.current_seat`` moves on. Nothing for other clocks, nor for a
+    seat a bot plays (a bot's deadline is its own; the player's bank waits for them).
+    """
+    if game.clock != ClockKind.BANK:
+        return
+    row = _seat_row(game, seat)
+    left = bank_left(game, row, now)
+    if left is None or row.bot:
+        return
+    increment = turn_hours(game.increment_hours or 0)
+    cap = turn_hours(game.cap_hours or 0)
+    row.bank_seconds = int(bank_after_turn(left, increment, cap).total_seconds())
+    row.save(update_fields=["bank_seconds"])
 
 
 TURN_FIELDS = [

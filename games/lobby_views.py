@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.preferences import settings_for
-from games import actions, bots, describe, players, queries, seat_names
+from games import actions, bots, clocks, describe, players, queries, seat_names
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
 from games.models import Game, GameStatus
@@ -97,6 +97,41 @@ class CreateGameForm(forms.Form):
             attrs={"min": actions.MIN_TURN_HOURS, "max": actions.MAX_TURN_HOURS}
         ),
     )
+    # The clock (games.clocks): the fields of the kind chosen are read, the others left
+    # alone, so the form works without a script; the service checks the numbers.
+    clock = forms.ChoiceField(
+        label=gettext_lazy("Clock"),
+        choices=[
+            ("per_turn", gettext_lazy("the hours per turn above")),
+            ("bank", gettext_lazy("a time bank for each player")),
+            ("daily", gettext_lazy("a daily deadline at a fixed hour")),
+        ],
+        initial="per_turn",
+        required=False,
+    )
+    bank_hours = forms.IntegerField(
+        label=gettext_lazy("Time bank: hours each player starts with"),
+        initial=clocks.DEFAULT_BANK["bank_hours"],
+        required=False,
+    )
+    increment_hours = forms.IntegerField(
+        label=gettext_lazy("Time bank: hours added after each turn"),
+        initial=clocks.DEFAULT_BANK["increment_hours"],
+        required=False,
+    )
+    cap_hours = forms.IntegerField(
+        label=gettext_lazy("Time bank: the most hours a bank holds"),
+        initial=clocks.DEFAULT_BANK["cap_hours"],
+        required=False,
+    )
+    daily_hour = forms.IntegerField(
+        label=gettext_lazy(
+            "Daily deadline: the hour (0-23, your time zone) every turn ends, "
+            "at least 12 hours after it starts"
+        ),
+        initial=20,
+        required=False,
+    )
     blind = forms.BooleanField(
         label=gettext_lazy("Blind mode: nobody sees collected cards before the end"),
         required=False,
@@ -124,6 +159,11 @@ class CreateGameForm(forms.Form):
         ),
         required=False,
     )
+    # Rated unless the host says not (a game with a bot is never rated: the service's rule).
+    unrated = forms.BooleanField(
+        label=gettext_lazy("Unrated: the result moves nobody's rating"),
+        required=False,
+    )
 
     def clean_game(self) -> str:
         # A form without the field (older pages, scripts) starts the first game listed.
@@ -140,6 +180,20 @@ class CreateGameForm(forms.Form):
                     % {"number": number},
                 )
         return cleaned
+
+    def clock_request(self) -> dict | None:
+        """The clock as ``do_create_game`` takes it (``games.clocks.clean_clock``): None for
+        hours per turn; a number left empty takes the service's default (a daily deadline's
+        hour is required: the service says so)."""
+        kind = self.cleaned_data.get("clock") or "per_turn"
+        if kind == "bank":
+            numbers = ("bank_hours", "increment_hours", "cap_hours")
+            given = {name: self.cleaned_data.get(name) for name in numbers}
+            return {"kind": "bank", **{k: v for k, v in given.items() if v is not None}}
+        if kind == "daily":
+            hour = self.cleaned_data.get("daily_hour")
+            return {"kind": "daily", **({} if hour is None else {"hour": hour})}
+        return None
 
     def players(self) -> list[str]:
         """The seats in order, as ``do_create_game`` takes them: an address, or
@@ -315,6 +369,8 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                     turn_hours=form.cleaned_data["turn_hours"],
                     blind=form.cleaned_data["blind"],
                     stand_in_bots=form.cleaned_data["stand_in_bots"],
+                    rated=False if form.cleaned_data["unrated"] else None,
+                    clock=form.clock_request(),
                     client_seed=form.cleaned_data["client_seed"] or None,
                 )
             except actions.ServiceError as refused:

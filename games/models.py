@@ -52,6 +52,14 @@ def turn_hours(hours: float) -> timedelta:
 PAUSE_REASON_MAX_LENGTH = 500
 
 
+class ClockKind(models.TextChoices):
+    """How a game's turns are timed (``games.clocks``, ``games.deadlines``)."""
+
+    PER_TURN = "per_turn", pgettext_lazy("game clock", "hours per turn")
+    BANK = "bank", pgettext_lazy("game clock", "time bank")
+    DAILY = "daily", pgettext_lazy("game clock", "daily deadline")
+
+
 class Game(models.Model):
     """One game of one rules module, from invitation to its end.
 
@@ -74,10 +82,23 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
     )
     turn_hours = models.PositiveSmallIntegerField(default=72)
+    # The clock (games.clocks): ``turn_hours`` per turn; or a time bank per seat
+    # (``Seat.bank_seconds``) that starts at ``bank_hours`` and gains ``increment_hours``
+    # after each turn, up to ``cap_hours``; or a daily deadline at ``daily_hour`` o'clock
+    # in ``daily_zone`` (the host's zone when the game was created).
+    clock = models.CharField(max_length=10, choices=ClockKind.choices, default=ClockKind.PER_TURN)
+    bank_hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    increment_hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    cap_hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    daily_hour = models.PositiveSmallIntegerField(null=True, blank=True)
+    daily_zone = models.CharField(max_length=64, blank=True, default="")
     blind = models.BooleanField(default=False)
     # Bots at the table (games.bots): hand the seat of a player who keeps timing out, or
     # whose absence would abandon the game (P25), to a stand-in bot instead.
     stand_in_bots = models.BooleanField(default=False)
+    # Rated (the ratings app, docs/ratings.md): when the game finishes, its players'
+    # ratings move. On unless the host chose unrated; never with a bot's own seat.
+    rated = models.BooleanField(default=True)
 
     state = models.JSONField(null=True, blank=True, editable=False)
     # A checkable shuffle (games.fairness): the server seed is SECRET like ``state`` until
@@ -155,6 +176,16 @@ class Game(models.Model):
                 name="game_invited_expiry",
                 condition=Q(status="invited"),
             ),
+            # "Which of this player's games wait for them?" (the digest sweep, the game
+            # list's ?my_turn, the home page) probes every game a player has a seat in;
+            # this small index answers "active, and whose turn?" for each without reading
+            # the game row, so a long-time player's finished games cost an index probe
+            # each, not a heap page (bench/bigdb.py, docs/scaling.md).
+            models.Index(
+                fields=["id", "current_seat"],
+                name="game_active_current_seat",
+                condition=Q(status="active"),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -220,6 +251,20 @@ class Game(models.Model):
         return table
 
     def turn_length(self) -> timedelta:
+        """The length of the turn under way's own clock (before vacations, quiet hours and
+        extensions): ``turn_hours``; with a time bank, the bank of the seat to move; with a
+        daily deadline, from the turn's start to its deadline (a day while it has none)."""
+        if self.clock == ClockKind.BANK:
+            bank = next(
+                (s.bank_seconds for s in self.seats.all() if s.seat == self.current_seat), None
+            )
+            if bank is not None:
+                return timedelta(seconds=bank)
+            return turn_hours(self.bank_hours or 0)
+        if self.clock == ClockKind.DAILY:
+            if self.deadline is not None and self.turn_started_at is not None:
+                return self.deadline - self.turn_started_at - self.turn_extension
+            return turn_hours(24)
         return turn_hours(self.turn_hours)
 
     @property
@@ -262,10 +307,20 @@ class Seat(models.Model):
     standing_order = models.JSONField(default=list, blank=True)
     # The player resigned (P26, R37): final; a stand-in bot plays the seat on (3-4 players).
     resigned = models.BooleanField(default=False)
+    # A time bank game's clock (games.clocks): the seconds the seat has left at the start
+    # of its turn (the turn under way spends from it); null in a game without a bank.
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         # "game_id", not "game": the latter sorts by Game's own ordering and so joins it.
         ordering = ["game_id", "seat"]
+        indexes = [
+            # A player's games (the game list and its count, the games waiting for them)
+            # start from their seats: with the game, the seat number and the bot in the
+            # index, those reads never touch the seat rows (index-only scans), which for a
+            # player with thousands of games was half the list's time (docs/scaling.md).
+            models.Index(fields=["user", "game", "seat", "bot"], name="seat_user_game"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_number"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),

@@ -12,15 +12,17 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import language_of
 from accounts.preferences import settings_for
-from accounts.schedule import EmailKind
+from accounts.schedule import Channel, EmailKind
 from accounts.unsubscribe import settings_url, unsubscribe_url
 from core.errors import ServiceError
 from games import presence
 from games.catalogue import spec_for
+from games.clocks import bank_words
 from games.describe import Names, format_moment, words_for
 from games.invitation_links import invitation_token
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import log_to_describe
+from games.news_channels import queue_elsewhere
 from games.queries import game_with_seats, seats_in_order
 from games.reply_tokens import reply_address
 from games.seat_names import level_word, person_name
@@ -196,6 +198,8 @@ def queue_turn_email(game: Game, seat: int) -> OutboundEmail | None:
             # some (Piratz's cubes, in P1's treasure order) is the order shown.
             "table_view_json": json.dumps(game.rules.view(game.load_state(), seat)),
             "deadline": game.deadline,
+            # A time bank game: the bank this turn starts with (games.clocks).
+            "bank_seconds": seat_row.bank_seconds,
             "reply_by_email": reply_to is not None,
             # The one the List-Unsubscribe header holds (its token is timestamped).
             "unsubscribe_link": unsubscribe_url(seat_row.user, EmailKind.YOUR_TURN),
@@ -278,6 +282,7 @@ def _compose_turn_email(
     deadline,
     reply_by_email,
     unsubscribe_link,
+    bank_seconds=None,
 ) -> dict:
     """The context of ``queue_turn_email``'s email, as it was when the turn began at
     ``version``: the table as the player saw it then (``table_view_json``), the recap of
@@ -295,6 +300,8 @@ def _compose_turn_email(
     # The others' table talk since the player's last move (games.table_talk: the talk app's).
     context["talk"] = talk_since(game, seat)
     context["reply_by_email"] = reply_by_email
+    # Snapshots queued before time banks existed have none: no bank line.
+    context["bank"] = "" if bank_seconds is None else bank_words(bank_seconds)
     return _with_footer(context, unsubscribe_link)
 
 
@@ -461,9 +468,9 @@ def queue_game_started(game: Game) -> list[OutboundEmail]:
             continue
         with translation.override(language_of(seat_row.user)):
             context = game_email_context(game, seat_row, prefs)
-            queued.append(
-                _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_STARTED, context)
-            )
+            email = _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_STARTED, context)
+            if email is not None:  # None: by push alone
+                queued.append(email)
     return queued
 
 
@@ -500,7 +507,9 @@ def queue_game_over(game: Game) -> list[OutboundEmail]:
                 "unsubscribe_link": unsubscribe_url(seat_row.user, EmailKind.GAME_OVER),
             },
         )
-        queued.append(_queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, snapshot))
+        email = _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_OVER, snapshot)
+        if email is not None:  # None: by push alone
+            queued.append(email)
     return queued
 
 
@@ -553,9 +562,9 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
         with translation.override(language_of(seat_row.user)):
             context = game_email_context(game, seat_row, prefs, with_table=False)
             context["abandoned"] = game.end_reason == EndReason.ABANDONED
-            queued.append(
-                _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context)
-            )
+            email = _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context)
+            if email is not None:  # None: by push alone
+                queued.append(email)
     return queued
 
 
@@ -845,10 +854,15 @@ def _queue_game_email(
     reply_to: str | None = None,
     not_before: datetime | None = None,
     send_check: SendCheck | None = None,
-) -> OutboundEmail:
+) -> OutboundEmail | None:
     """Queue ``kind`` for ``user`` about ``game`` with the unsubscribe headers (and
     ``reply_to``); the quiet kinds wait for the end of quiet hours, any email for
-    ``not_before`` too; ``send_check`` is asked when it is due (``queue_email``)."""
+    ``not_before`` too; ``send_check`` is asked when it is due (``queue_email``).
+
+    Where the person's channel for ``kind`` says push or both (``NotificationSettings.
+    channel``), a push message goes too, due and checked alike (``games.news_channels``);
+    with push alone no email (None), unless no push could be queued (no device): then
+    the email goes all the same."""
     if isinstance(context, Composed):
         # It adds the footer itself (``_with_footer``) when it is built, with this link.
         unsubscribe = context.arguments["unsubscribe_link"]
@@ -858,6 +872,11 @@ def _queue_game_email(
     send_after = prefs.quiet_until(timezone.now()) if kind in QUIET_KINDS else None
     if not_before is not None:
         send_after = not_before if send_after is None else max(send_after, not_before)
+    channel = prefs.channel(kind)
+    if channel != Channel.EMAIL:
+        pushed = queue_elsewhere(game, user, kind, not_before=send_after, send_check=send_check)
+        if pushed and channel == Channel.PUSH:
+            return None
     headers = _unsubscribe_headers(unsubscribe)
     if reply_to:
         headers["Reply-To"] = reply_to

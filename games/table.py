@@ -15,11 +15,13 @@ secret state, so a page shows nothing the API would not.
 
 import json
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
-from games import describe
+from games import deadlines, describe
 from games.catalogue import spec_for
+from games.clocks import bank_words, clock_words
 from games.models import Game
 from games.seat_names import person_name
 
@@ -85,9 +87,11 @@ def parse_any_game_move(data) -> tuple[int, dict]:
 def basic_context(game: Game, seat: int | None, zone) -> dict:
     """The parts every table shows, from the view alone: ``view``, ``players`` (seat,
     name, is_viewer, is_current, vacation_until), ``current_name``, ``deadline``
-    (words in ``zone``), ``bot_plays`` (a bot stands in for the viewer: offer no moves)
-    and ``bot_to_move`` (a bot plays the seat to move: it moves within moments, so the
-    deadline is no news)."""
+    (words in ``zone``), ``bot_plays`` (a bot stands in for the viewer: offer no moves),
+    ``bot_to_move`` (a bot plays the seat to move: it moves within moments, so the
+    deadline is no news), ``clock_note`` (a time bank or daily deadline in a sentence)
+    and, in a time bank game, ``your_bank`` and each player's ``bank`` in words (the
+    seat to move's less what its turn has used so far)."""
     view = game.table_view(seat)
     if view is None:
         return {}
@@ -95,6 +99,11 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
     names = describe.Names([s.public_name for s in seats], seat, [person_name(s) for s in seats])
     current = view.get("current_seat")
     players = []
+    now = timezone.now()
+    banks = {}
+    for seat_row in seats:
+        left = deadlines.bank_left(game, seat_row, now) if game.is_active else None
+        banks[seat_row.seat] = "" if left is None else bank_words(int(left.total_seconds()))
     for seat_row in seats:
         until = getattr(seat_row, "on_vacation_until", None)
         players.append(
@@ -104,6 +113,7 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
                 "is_viewer": seat_row.seat == seat,
                 "is_current": seat_row.seat == current,
                 "vacation_until": describe.format_moment(until, zone) if until else "",
+                "bank": banks[seat_row.seat],
             }
         )
     return {
@@ -116,4 +126,6 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
         # seat back first, games.views.take_back_seat).
         "bot_plays": any(s.seat == seat and s.bot for s in seats),
         "bot_to_move": game.is_active and any(s.seat == current and s.bot for s in seats),
+        "your_bank": banks.get(seat, "") if seat is not None else "",
+        "clock_note": clock_words(game),
     }

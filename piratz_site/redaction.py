@@ -37,6 +37,7 @@ _TOKEN_ROUTES = (
     r"accounts/delete",  # accounts:erasure-link
     r"invitations",  # games:invitation
     r"unsubscribe",  # accounts' one-click unsubscribe
+    r"calendar",  # calendars' feed, /calendar/<token>.ics
     r"games/[0-9A-Fa-f-]{36}/enter",  # the signed "open the game signed in" link
 )
 _TOKEN_ROUTE_RE = re.compile(r"(/(?:" + "|".join(_TOKEN_ROUTES) + r")/)([^/\s?#\"'<>]+)")
@@ -56,7 +57,7 @@ def redact_tokens(text: str) -> str:
 
     Replaced: Django ``signing`` tokens (any salt, timestamped or not, compressed or
     not), the token segment of our token-carrying URLs (``/accounts/login/<token>/``,
-    ``/invitations/<token>/``, ``/unsubscribe/<token>/``,
+    ``/invitations/<token>/``, ``/unsubscribe/<token>/``, ``/calendar/<token>.ics``,
     ``/games/<uuid>/enter/<token>/``), the reply token in a reply address
     (``play+<token>@…``) and API keys. Idempotent.
     """

@@ -51,6 +51,10 @@ INSTALLED_APPS = [
     "moderation",  # audit log, suspensions, players' reports
     "webhooks",  # players' webhooks per game (docs/webhooks.md)
     "talk",  # table talk: players' messages at a game (docs/api.md)
+    "leagues",  # leagues: a season of games among a group of players (docs/leagues.md)
+    "push",  # Web Push for game news, and the installable app's shell (docs/push.md)
+    "calendars",  # players' secret calendar feeds of their deadlines (docs/players.md)
+    "ratings",  # a rating per player and game, leaderboards (docs/ratings.md)
     "anymail",  # inbound email parsing and the provider's signed inbound webhook
     "mailin",  # playing by replying to the turn email (docs/mail-in.md)
     "ops",  # /healthz, /readyz, /metrics (docs/operating.md "Health and metrics")
@@ -215,6 +219,9 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "font-src": [CSP.SELF],
     "connect-src": [CSP.SELF],
+    # The service worker (/sw.js, docs/push.md) and the web app manifest: our own files.
+    "worker-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.NONE],
     "frame-ancestors": [CSP.NONE],
@@ -328,7 +335,11 @@ if CELERY_TASK_TIME_LIMIT > 9 * 60:
 # Webhook posts have a queue of their own, served by workers of their own
 # (docs/webhooks.md): a slow endpoint then holds only those, never email, sweeps or bots.
 WEBHOOKS_QUEUE = "webhooks"
-CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": WEBHOOKS_QUEUE}}
+# Push messages are outbound posts too: the same queue and workers (docs/push.md).
+CELERY_TASK_ROUTES = {
+    "webhooks.tasks.*": {"queue": WEBHOOKS_QUEUE},
+    "push.tasks.*": {"queue": WEBHOOKS_QUEUE},
+}
 # The fast clock for trying deadlines locally (`make run FAST=1`, docs/testing.md): one
 # hour of a turn's clock (turn lengths, reminder leads, moderators' extensions) lasts this
 # many seconds. Only with DEBUG: a production service on a fast clock would time out every
@@ -380,6 +391,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
+    # Push retries, held turn news, and messages whose task was lost (docs/push.md).
+    "send-due-pushes": {
+        "task": "push.tasks.send_due_push_deliveries",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
     # Paused games whose longest pause (PAUSE_MAX_DAYS) is over run again.
     "resume-due-pauses": {
         "task": "games.tasks.resume_due_pauses",
@@ -391,6 +408,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "talk.tasks.send_due_talk_emails",
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
+    },
+    # Leagues (docs/leagues.md): start the games a lost task left waiting; the weekly
+    # standings emails (once per member and week, whenever this runs).
+    "advance-leagues": {
+        "task": "leagues.tasks.advance_active_leagues",
+        "schedule": 15 * 60,
+        "options": {"expires": 15 * 60},
+    },
+    "send-weekly-standings": {
+        "task": "leagues.tasks.send_weekly_standings",
+        "schedule": 60 * 60,
+        "options": {"expires": 60 * 60},
     },
     "purge-login-links": {
         "task": "accounts.tasks.purge_login_links",
@@ -416,6 +445,8 @@ CELERY_BEAT_SCHEDULE = {
 INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
 # The longest a host's pause lasts (CONTRACT section 3); then the game resumes by itself.
 PAUSE_MAX_DAYS = env.int("PAUSE_MAX_DAYS", 14, min_value=1)
+# Leagues an organiser may create in any 24 hours (leagues.actions).
+LEAGUES_PER_USER_PER_DAY = env.int("LEAGUES_PER_USER_PER_DAY", 3, min_value=1)
 # Table talk: at most this many messages per player and game in any hour (talk.actions).
 TALK_MESSAGES_PER_HOUR = env.int("TALK_MESSAGES_PER_HOUR", 30, min_value=1)
 # Vacation days a player may take in any rolling 365 days (their turn clocks pause).
@@ -449,6 +480,20 @@ WEBHOOK_DISABLE_AFTER_FAILURES = env.int("WEBHOOK_DISABLE_AFTER_FAILURES", 3, mi
 WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 10, min_value=1)
 WEBHOOK_TOTAL_TIMEOUT_SECONDS = env.int("WEBHOOK_TOTAL_TIMEOUT_SECONDS", 15, min_value=1)
 WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
+# Web Push (docs/push.md): the VAPID key pair (`manage.py make_vapid_keys`; none: no push)
+# and the contact push services see; attempts per message, seconds per connect and read,
+# how long a push service keeps a message for a device that is offline, devices per
+# person. Plain http:// to a loopback endpoint only for tests and local runs (DEBUG).
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env.str(
+    "VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rpartition("<")[2].rstrip(">")
+)
+PUSH_MAX_ATTEMPTS = env.int("PUSH_MAX_ATTEMPTS", 5, min_value=1)
+PUSH_TIMEOUT_SECONDS = env.int("PUSH_TIMEOUT_SECONDS", 10, min_value=1)
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", 24 * 60 * 60, min_value=0)
+PUSH_SUBSCRIPTIONS_PER_USER = env.int("PUSH_SUBSCRIPTIONS_PER_USER", 10, min_value=1)
+PUSH_ALLOW_INSECURE_LOCALHOST = env.bool("PUSH_ALLOW_INSECURE_LOCALHOST", DEBUG)
 # Playing by replying to the email (docs/mail-in.md): turn
 # emails get a Reply-To of REPLY_ADDRESS with a signed token as its +tag, only when set.
 # With DEBUG (`make run`) it is play@localhost unless set: replies then go from the local
@@ -528,6 +573,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "WebhookKindEnum": "webhooks.models.WebhookKind",
         "TreasureEnum": "games.rules.piratz.TREASURES",
+        "ClockKindEnum": "games.models.ClockKind",
+        # Where each kind of game news goes (push app, docs/push.md).
+        "NewsChannelEnum": ["email", "push", "both"],
     },
     # core.api.schema.add_links: OpenAPI links between operations (docs/api.md "Conformance").
     "POSTPROCESSING_HOOKS": [

@@ -12,12 +12,14 @@ from django.views.generic import RedirectView
 from accounts.languages import set_language
 from accounts.settings_views import api_keys_page, settings_page
 from accounts.views import unsubscribe
+from calendars.views import calendar_feed, calendar_page
 from mailin.dev_views import mailbox_reply
 from mailin.views import mailgun_inbound
 from moderation.api import file_report
 from moderation.views import report_player
 from notifications.dev_views import mailbox
 from ops.views import healthz, metrics_view, readyz
+from push.views import offline_page, service_worker, web_app_manifest
 
 
 class FaviconRedirect(RedirectView):
@@ -34,6 +36,11 @@ class FaviconRedirect(RedirectView):
 
 urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
+    # The installable app (docs/push.md): its manifest, the service worker at the root (its
+    # scope is the whole site) and the page it shows offline.
+    path("manifest.webmanifest", web_app_manifest, name="web-app-manifest"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("offline/", offline_page, name="offline"),
     # For load balancers and Prometheus (docs/operating.md "Health and metrics").
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
@@ -44,8 +51,13 @@ urlpatterns = [
     path("reports/player/", report_player, name="player-report"),
     path("api/games/<uuid:game_id>/webhooks/", include("webhooks.urls")),
     path("api/games/<uuid:game_id>/messages/", include("talk.urls")),
+    # Leaderboards and a player's ratings (ratings/; docs/ratings.md).
+    path("api/", include("ratings.urls")),
+    path("api/leagues/", include("leagues.api_urls")),
+    path("leagues/", include("leagues.urls")),
     path("api/", include("games.api.urls")),
     path("api/auth/", include("accounts.api_urls")),
+    path("api/me/push-subscriptions/", include("push.urls")),
     path("api/me/", include("accounts.me_urls")),
     path("accounts/", include("accounts.urls")),
     # The language switch on every page (templates/_language_switch.html).
@@ -56,10 +68,15 @@ urlpatterns = [
     path("settings/", settings_page, name="settings-page"),
     # Their own API keys: made (shown once), listed and revoked (CONTRACT §3's page).
     path("settings/api-keys/", api_keys_page, name="settings-api-keys"),
+    # Their secret calendar address: made (shown once), replaced, revoked (docs/players.md).
+    path("settings/calendar/", calendar_page, name="settings-calendar"),
+    # The calendar feed itself, polled by calendar apps: the token is the credential.
+    path("calendar/<str:token>.ics", calendar_feed, name="calendar-feed"),
     # Mailgun's inbound route: replies to turn emails (docs/mail-in.md).
     path("inbound/mailgun/", mailgun_inbound, name="mailin-mailgun"),
     # The table page's talk forms (games may not import talk: docs/architecture.md).
     path("games/<uuid:game_id>/talk/", include("talk.page_urls")),
+    path("leaderboard/", include("ratings.page_urls")),
     path("", include("games.urls")),
 ]
 

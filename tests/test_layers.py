@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "accounts", "notifications", "moderation", "games", "mailin", "webhooks", "talk", "ops")
+PACKAGES = ("core", "accounts", "notifications", "moderation", "games", "mailin", "webhooks")
+PACKAGES += ("talk", "calendars", "ratings", "leagues", "ops", "push")
 PACKAGES += ("piratz_site",)
 # The one marker a deferred import carries, on its line or the comment lines just above.
 MARKER = "# deferred:"

@@ -20,6 +20,7 @@ from games.actions.bots import do_replace_with_bot, do_take_back_seat
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS
 from games.actions.invitations import (
     do_accept_invitation,
+    do_create_arranged_game,
     do_create_game,
     do_decline_invitation,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "ServiceError",
     "do_abort_game",
     "do_accept_invitation",
+    "do_create_arranged_game",
     "do_create_game",
     "do_decline_invitation",
     "do_extend_deadline",

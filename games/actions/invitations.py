@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User, normalize_email
+from accounts.preferences import settings_for
 from core.errors import ServiceError, status_word
 from games import bots, deadlines, events, notify
 from games.actions.common import (
@@ -25,8 +26,9 @@ from games.actions.common import (
     seat_row,
 )
 from games.catalogue import kinds, rules_for
+from games.clocks import clean_clock
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
-from games.models import EndReason, Game, GameStatus, Seat
+from games.models import ClockKind, EndReason, Game, GameStatus, Seat
 from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
@@ -97,6 +99,9 @@ def do_create_game(
     blind: bool = False,
     client_seed: str | None = None,
     stand_in_bots: bool | None = None,
+    rated: bool | None = None,
+    clock: dict | None = None,
+    clock_zone: str | None = None,
 ) -> Game:
     """Create a game for ``emails`` (seat order, the host among them) and invite the others.
 
@@ -108,6 +113,11 @@ def do_create_game(
     take the seat of a player who keeps timing out (docs/bots.md "Bots at the table").
     ``client_seed`` is the host's optional contribution to the shuffle key (a checkable
     shuffle: ``games.fairness``); the game's server seed is drawn and committed to here.
+    ``rated`` (None: rated unless a bot holds a seat) moves the players' ratings when the
+    game finishes (the ratings app); a game with a bot is never rated (true is refused).
+    ``clock`` (None: ``turn_hours`` per turn) is a time bank or a daily deadline as
+    ``games.clocks.clean_clock`` takes it; a daily deadline keeps the host's time zone
+    (``clock_zone``: another one, as a rematch keeps the first game's).
     Raises ``ServiceError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
     host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
     """
@@ -150,6 +160,21 @@ def do_create_game(
         stand_in_bots = len(entries) >= 3
     if not isinstance(stand_in_bots, bool):
         raise ServiceError("invalid", _("stand_in_bots must be true or false."))
+    if rated is not None and not isinstance(rated, bool):
+        raise ServiceError("invalid", _("rated must be true or false."))
+    if rated and any(bot_levels):
+        raise ServiceError(
+            "invalid", _("A game with a bot is never rated: leave rated out, or false.")
+        )
+    rated = not any(bot_levels) if rated is None else rated
+
+    clock_fields = clean_clock(clock)
+    if clock_fields["clock"] == ClockKind.DAILY:
+        clock_fields["daily_zone"] = clock_zone or settings_for(host).zone.key
+    first_bank = None
+    if clock_fields["clock"] == ClockKind.BANK:
+        # In seconds of the turn clock (games.models.turn_hours: shorter on a fast clock).
+        first_bank = clock_fields["bank_hours"] * settings.TURN_HOUR_SECONDS
 
     client_seed = clean_client_seed(game, client_seed)
     server_seed, commitment = new_server_seed(game)
@@ -168,13 +193,17 @@ def do_create_game(
             server_seed=server_seed,
             seed_commitment=commitment,
             stand_in_bots=stand_in_bots,
+            rated=rated,
             invitation_expires_at=now + timedelta(days=settings.INVITATION_DAYS),
+            **clock_fields,
         )
         humans = iter(emails)
         for number, level in enumerate(bot_levels):
             if level:
                 # A bot accepts at once.
-                Seat.objects.create(game=record, seat=number, bot=level, accepted_at=now)
+                Seat.objects.create(
+                    game=record, seat=number, bot=level, accepted_at=now, bank_seconds=first_bank
+                )
                 continue
             email = next(humans)
             user = host if email == host.email else User.objects.get_or_create_for_email(email)
@@ -184,6 +213,7 @@ def do_create_game(
                 user=user,
                 accepted_at=now if user == host else None,
                 client_seed=client_seed if user == host else "",
+                bank_seconds=first_bank,
             )
         for seat in record.seats.select_related("user"):
             if seat.user_id is not None and seat.user_id != host.id:
@@ -191,6 +221,37 @@ def do_create_game(
         if not invitees:
             _start(record, now)  # the host and bots only: everybody has accepted
     logger.info("game %s created by user %s for %d players", record.id, host.id, len(emails))
+    return record
+
+
+def do_create_arranged_game(
+    host: User, players: list[User], *, game: str, turn_hours: int, blind: bool = False
+) -> Game:
+    """Create and start at once a game for ``players`` (seat order), every seat accepted.
+
+    For games whose players agreed to them elsewhere (a league's one invitation covers
+    all its games: ``leagues``): no invitation emails, no daily caps (the caller's
+    agreement had its own). ``host`` is one of ``players`` (it gets the host's controls);
+    the caller has checked the kind, its options, the player count and ``turn_hours``.
+    Stand-in bots are on for 3-4 players, as in ``do_create_game``. Must run inside the
+    caller's transaction; the game starts as ``do_accept_invitation``'s last acceptance does.
+    """
+    server_seed, commitment = new_server_seed(game)
+    now = timezone.now()
+    record = Game.objects.create(
+        game=game,
+        host=host,
+        turn_hours=turn_hours,
+        blind=blind,
+        server_seed=server_seed,
+        seed_commitment=commitment,
+        stand_in_bots=len(players) >= 3,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=record, seat=number, user=player, accepted_at=now)
+        for number, player in enumerate(players)
+    )
+    _start(record, now)
     return record
 
 

@@ -295,6 +295,9 @@ def _apply(
         end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
         notify.queue_game_ended(game)
         return move, True
+    if effects["new_turn"]:
+        # A time bank keeps what this turn left of it, plus the increment (games.clocks).
+        deadlines.end_turn(game, seat, now)
     game.current_seat = rules.current_seat(after)
     update_fields = ["state", "version", "round", "current_seat", "updated_at"]
     if effects["new_turn"]:

@@ -24,6 +24,7 @@ from games.actions.common import (
     refuse_if_suspended,
 )
 from games.actions.invitations import BOT_PREFIX, do_create_game
+from games.clocks import clock_request
 from games.models import PAUSE_REASON_MAX_LENGTH, Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import RESIGN
 from notifications.outbox import sent_together
@@ -344,8 +345,9 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
 
 
 def do_rematch(game_id, user: User) -> tuple[Game, bool]:
-    """A new game after the finished or aborted one: the same kind, options, ``turn_hours``
-    and stand-in setting, the same people with the seat order turned by one (seat 1 starts),
+    """A new game after the finished or aborted one: the same kind, options, ``turn_hours``,
+    clock (a time bank's numbers, a daily deadline's hour and zone) and stand-in setting,
+    the same people with the seat order turned by one (seat 1 starts),
     ``user`` its host, the others invited as usual and bots seated again as bots.
 
     One per game: the old game's row lock orders concurrent asks, and ``Game.rematch``
@@ -377,6 +379,9 @@ def do_rematch(game_id, user: User) -> tuple[Game, bool]:
             game=old.game,
             turn_hours=old.turn_hours,
             stand_in_bots=old.stand_in_bots,
+            rated=old.rated,
+            clock=clock_request(old),
+            clock_zone=old.daily_zone or None,
             **old.rules_options(),
         )
         old.rematch = new

@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from accounts.models import User
 from games import fairness, queries
+from games.clocks import clock_json
 from games.models import Game, Seat
 
 # Formats a datetime as DRF's DateTimeField does (ISO 8601 in the current time zone, UTC
@@ -54,6 +55,7 @@ def seat_json(seat: Seat) -> dict:
         "bot": seat_bot_json(seat),
         "on_vacation_until": seat_vacation_until(seat),
         "resigned": seat.resigned,
+        "bank_seconds": seat.bank_seconds,
     }
 
 
@@ -74,8 +76,10 @@ def game_json(game: Game, viewer: User) -> dict:
         "seats": [seat_json(seat) for seat in seats],
         "you": you,
         "turn_hours": game.turn_hours,
+        "clock": clock_json(game),
         "blind": game.blind,
         "stand_in_bots": game.stand_in_bots,
+        "rated": game.rated,
         "deadline": datetime_json(game.deadline),
         "state": game.table_view(you),
         "created_at": datetime_json(game.created_at),

@@ -2,6 +2,7 @@
 
 from typing import cast
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -12,12 +13,14 @@ from core.api.fields import (
     StrictBooleanField,
     StrictIntegerField,
     StrictSerializer,
+    more_unknown_fields,
+    unknown_fields,
 )
-from games import actions, fairness, queries
+from games import actions, clocks, fairness, queries
 from games.api.representation import host_seat, seat_bot_json, seat_vacation_until
 from games.api.tables import game_state_serializer, revealed_serializer
 from games.catalogue import all_specs, kinds, rules_for
-from games.models import Game
+from games.models import ClockKind, Game
 
 # Longest address the user table stores (RFC 5321's 254): SQLite would not enforce it.
 EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
@@ -41,6 +44,69 @@ class ClientSeedField(ArrivesAsJsonString, serializers.RegexField):
 
     def __init__(self, **kwargs):
         super().__init__(r"^[A-Za-z0-9_-]{1,64}$", max_length=64, required=False, **kwargs)
+
+
+class ClockRequestSerializer(serializers.Serializer):
+    """A new game's clock (``games.clocks.clean_clock``, which checks the combination:
+    the fields of its kind only, a cap not below the bank, a daily hour)."""
+
+    rejects_unknown_fields = True  # the schema says additionalProperties: false
+
+    kind = serializers.ChoiceField(choices=ClockKind.choices)
+    bank_hours = StrictIntegerField(
+        required=False,
+        min_value=clocks.MIN_BANK_HOURS,
+        max_value=clocks.MAX_BANK_HOURS,
+        help_text="Time bank: each player's bank at the start (default 240).",
+    )
+    increment_hours = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=clocks.MAX_INCREMENT_HOURS,
+        help_text="Time bank: added after each turn (default 36).",
+    )
+    cap_hours = StrictIntegerField(
+        required=False,
+        min_value=clocks.MIN_BANK_HOURS,
+        max_value=clocks.MAX_CAP_HOURS,
+        help_text="Time bank: the most a bank holds, at least bank_hours (default 480).",
+    )
+    hour = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=23,
+        help_text="Daily deadline: the hour (0-23) in the host's time zone every turn ends at.",
+    )
+
+    def to_internal_value(self, data):
+        # Nested, so StrictSerializer's check of the whole body does not reach in here.
+        if isinstance(data, dict):
+            named, count = unknown_fields(data, self.fields)
+            if named:
+                message = _("Unknown fields: %(fields)s.") % {"fields": ", ".join(named)}
+                if count > len(named):
+                    message += " " + more_unknown_fields(count - len(named))
+                raise serializers.ValidationError(message)
+        return super().to_internal_value(data)
+
+
+class ClockSerializer(serializers.Serializer):
+    """A game's clock as every answer shows it (``games.clocks.clock_json``)."""
+
+    kind = serializers.ChoiceField(
+        choices=ClockKind.choices,
+        help_text="per_turn: turn_hours each turn; bank: a time bank per player; daily: "
+        "every turn ends at a fixed hour.",
+    )
+    bank_hours = serializers.IntegerField(allow_null=True, help_text="Time bank: at the start.")
+    increment_hours = serializers.IntegerField(
+        allow_null=True, help_text="Time bank: added after each turn."
+    )
+    cap_hours = serializers.IntegerField(allow_null=True, help_text="Time bank: the most it holds.")
+    hour = serializers.IntegerField(allow_null=True, help_text="Daily deadline: its hour (0-23).")
+    zone = serializers.CharField(
+        allow_null=True, help_text="Daily deadline: the IANA time zone of its hour."
+    )
 
 
 class GameCreateSerializer(StrictSerializer):
@@ -72,6 +138,21 @@ class GameCreateSerializer(StrictSerializer):
         help_text="Let a careful bot take the seat of a player who times out "
         "STAND_IN_AFTER_TIMEOUTS turns in a row, or instead of abandoning the game (P25). "
         "Default: on for 3-4 players.",
+    )
+    rated = StrictBooleanField(
+        required=False,
+        help_text="Whether the finished game moves its players' ratings (GET "
+        "/api/ratings/{game}/). Default: rated when every seat is a person; a game with a bot "
+        "is never rated (true is refused).",
+    )
+
+    clock = ClockRequestSerializer(
+        required=False,
+        help_text='How turns are timed (default: turn_hours per turn). {"kind": "bank", '
+        '"bank_hours": 240, "increment_hours": 36, "cap_hours": 480}: a time bank per player '
+        "that each turn spends and that gains the increment after it, up to the cap (defaults "
+        'as shown); {"kind": "daily", "hour": 20}: every turn ends at that hour in your time '
+        "zone, at least 12 hours after it starts. turn_hours is not used then.",
     )
 
     def __init__(self, *args, **kwargs):
@@ -191,6 +272,11 @@ class SeatSerializer(serializers.Serializer):
     resigned = serializers.BooleanField(
         help_text="The player resigned (P26, R37): a stand-in bot plays the seat to the end."
     )
+    bank_seconds = serializers.IntegerField(
+        allow_null=True,
+        help_text="Time bank games: the seconds of the seat's bank at the start of its turn "
+        "(the turn under way spends from it until the deadline); null for other clocks.",
+    )
 
     @extend_schema_field(SeatBotSerializer(allow_null=True))
     def get_bot(self, seat) -> dict | None:
@@ -223,8 +309,10 @@ class GameSerializer(serializers.ModelSerializer):
             "seats",
             "you",
             "turn_hours",
+            "clock",
             "blind",
             "stand_in_bots",
+            "rated",
             "deadline",
             "state",
             "created_at",
@@ -249,6 +337,17 @@ class GameSerializer(serializers.ModelSerializer):
 
     host = serializers.SerializerMethodField(
         help_text="The host's seat: only they may pause, resume and extend."
+    )
+    clock = serializers.SerializerMethodField(
+        help_text="How turns are timed; the time bank's numbers or the daily hour and zone."
+    )
+
+    @extend_schema_field(ClockSerializer())
+    def get_clock(self, game: Game) -> dict:
+        return clocks.clock_json(game)
+
+    rated = serializers.BooleanField(
+        help_text="The finished game moves its players' ratings (never with a bot's seat)."
     )
     paused = serializers.BooleanField(
         source="is_paused",

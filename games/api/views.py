@@ -99,6 +99,8 @@ class GameListCreateView(ListAPIView):
                 blind=data["blind"],
                 client_seed=data.get("client_seed"),
                 stand_in_bots=data.get("stand_in_bots"),
+                rated=data.get("rated"),
+                clock=data.get("clock"),
             )
         except actions.ServiceError as error:
             raise refused(error) from None

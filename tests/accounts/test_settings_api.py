@@ -25,6 +25,10 @@ DEFAULTS = {
     "quiet_hours": None,
     "unsubscribed": [],
     "talk_emails": False,
+    # Where each kind of game news goes (issue 27, push messages): email unless chosen.
+    "channels": dict.fromkeys(
+        ("your_turn", "reminder", "auto_moved", "game_started", "game_over", "game_ended"), "email"
+    ),
     "next_digest_at": None,
     "language": "",
     "display_name": "Anna",  # the player fixture's

@@ -22,6 +22,8 @@ FILES = {
     "emails.json",
     "reports.json",
     "webhooks.json",
+    "calendar_feed.json",
+    "push_subscriptions.json",
 }
 
 
