@@ -36,6 +36,7 @@ _TOKEN_ROUTES = (
     r"accounts/login",  # accounts:login-link
     r"accounts/delete",  # accounts:erasure-link
     r"invitations",  # games:invitation
+    r"leagues/invitation",  # leagues: a player's invitation to a whole league
     r"unsubscribe",  # accounts' one-click unsubscribe
     r"calendar",  # calendars' feed, /calendar/<token>.ics
     r"games/[0-9A-Fa-f-]{36}/enter",  # the signed "open the game signed in" link

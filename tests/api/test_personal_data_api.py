@@ -39,6 +39,7 @@ FILES = {
     "webhooks.json",
     "calendar_feed.json",
     "push_subscriptions.json",
+    "ratings.json",
 }
 
 
