@@ -5,7 +5,8 @@ created and resigned through ``games.actions`` only. ``advance_league`` starts t
 scheduled games whose players have room (``max_running``) and ends a league whose games
 are all over; a game's end asks for it after commit (``game_ended``), and the sweep
 ``advance_active_leagues`` catches whatever a lost task left. Running either twice does
-nothing twice.
+nothing twice. The games are started in batches of ``START_BATCH``, each batch its own
+transaction, so no request and no transaction waits on a whole schedule's start.
 """
 
 import logging
@@ -44,6 +45,9 @@ logger = logging.getLogger(__name__)
 
 MAX_PLAYERS = 24
 NAME_MAX_LENGTH = 80
+# Games started per transaction: one game (deal, start, turn emails) takes 10-35 ms, so
+# a batch holds the league's row lock for a few hundred ms at most.
+START_BATCH = 10
 
 
 def _resolve_players(entries, organiser: User) -> list[User]:
@@ -303,12 +307,16 @@ def _start_if_everyone_answered(league: League, now: datetime) -> None:
     league.started_at = now
     league.save(update_fields=["status", "started_at"])
     _email_members(league, playing, "league_started", {"games": len(schedule)})
-    _start_due_games(league)
+    # The games start after commit, in batches (advance_league): starting 190 of them here
+    # would keep the last player's request and the league's lock for seconds.
+    league_id = str(league.id)
+    transaction.on_commit(lambda: task_named("leagues.tasks.advance_league").delay(league_id))
 
 
-def _start_due_games(league: League) -> int:
-    """Start every scheduled game (in order) whose players all have fewer than
-    ``max_running`` of the league's games running; returns how many. League row locked."""
+def _start_due_games(league: League, limit: int | None = None) -> int:
+    """Start the scheduled games (in order, at most ``limit``) whose players all have fewer
+    than ``max_running`` of the league's games running; returns how many. League row
+    locked."""
     running: dict[int, int] = {}
     for row in LeagueGame.objects.filter(
         league=league, status=LeagueGameStatus.STARTED, game__status=GameStatus.ACTIVE
@@ -321,6 +329,8 @@ def _start_due_games(league: League) -> int:
     users = User.objects.in_bulk([m.user_id for m in league.members.all()])
     started = 0
     for row in scheduled:
+        if limit is not None and started >= limit:
+            break
         if any(running.get(uid, 0) >= league.max_running for uid in row.players):
             continue
         seated = [users[uid] for uid in row.players]
@@ -335,14 +345,26 @@ def _start_due_games(league: League) -> int:
     return started
 
 
-def advance_league(league_id) -> int:
+def advance_league(league_id, batch: int | None = None) -> int:
     """Start the scheduled games that have room now and end the league once all its games
-    are over (the end email); returns how many games started. Idempotent."""
+    are over (the end email); returns how many games started. ``batch`` (``START_BATCH``)
+    games at a time, each batch its own transaction. Idempotent."""
+    batch = batch or START_BATCH
+    started = 0
+    while True:
+        count = _advance_once(league_id, batch)
+        started += count
+        if count < batch:
+            return started
+
+
+def _advance_once(league_id, batch: int) -> int:
+    """One transaction of ``advance_league``: at most ``batch`` games started; the end."""
     with transaction.atomic(), sent_together():
         league = League.objects.select_for_update().filter(id=league_id).first()
         if league is None or league.status != LeagueStatus.ACTIVE:
             return 0
-        started = _start_due_games(league)
+        started = _start_due_games(league, limit=batch)
         if (
             not LeagueGame.objects.filter(league=league)
             .filter(status=LeagueGameStatus.SCHEDULED)

@@ -137,8 +137,8 @@ def league_json(league: League, *, detail: bool) -> dict:
         summary="Create a league",
         description="Every player but you is emailed one invitation for all the league's "
         "games; when everyone has answered, the schedule is made and the first games start "
-        "(at most `max_running` running per player). At most `LEAGUES_PER_USER_PER_DAY` (3) "
-        "a day.",
+        "a moment later (at most `max_running` running per player). At most "
+        "`LEAGUES_PER_USER_PER_DAY` (3) a day.",
         request=LeagueCreateSerializer,
         responses={
             201: LeagueDetailSerializer,

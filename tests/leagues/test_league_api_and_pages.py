@@ -2,6 +2,8 @@
 
 import re
 
+from django.test import TestCase
+
 from leagues.models import League, LeagueGame
 from notifications.models import OutboundEmail
 from tests.factories import client_for
@@ -56,8 +58,9 @@ def test_create_page_invitation_page_and_league_page(client, anna, bert):
     client.logout()
     assert b"Accept" in client.get(path).content  # GET changes nothing
     assert not LeagueGame.objects.exists()
-    client.post(path, {"decision": "accept"})
-    assert LeagueGame.objects.filter(league=league).count() == 1
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the task that starts games
+        client.post(path, {"decision": "accept"})
+    assert LeagueGame.objects.get(league=league).status == "started"
     client.force_login(bert)
     page = client.get(f"/leagues/{league.id}/", HTTP_ACCEPT_LANGUAGE="de")
     text = page.content.decode()
@@ -86,3 +89,9 @@ def test_outsiders_get_404(client, anna, bert, outsider):
     client.force_login(outsider)
     assert client.get(f"/leagues/{league.id}/").status_code == 404
     assert client.get("/leagues/invitation/nonsense/").status_code == 404
+
+
+def test_my_games_links_to_my_leagues(client, anna):
+    client.force_login(anna)
+    page = client.get("/games/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<a href="/leagues/">Meine Ligen</a>' in page

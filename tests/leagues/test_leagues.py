@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.test import TestCase
 from django.utils import timezone
 
 from core.errors import ServiceError
@@ -27,8 +28,11 @@ def _league(organiser, people, **options):
 
 
 def _accept_all(league):
-    for member in league.members.filter(accepted_at=None, declined_at=None):
-        actions.do_answer_invitation(member.pk, True)
+    """Every invited member accepts; the games the last acceptance queues start (the
+    after-commit task runs, eagerly under the test settings)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for member in league.members.filter(accepted_at=None, declined_at=None):
+            actions.do_answer_invitation(member.pk, True)
     league.refresh_from_db()
 
 
@@ -59,6 +63,36 @@ def test_everyone_accepting_starts_a_staggered_round_robin(four, anna):
     assert all(_running(p) == 1 for p in four)
     assert OutboundEmail.objects.filter(template="league_started").count() == 4
     assert not OutboundEmail.objects.filter(template="invitation").exists()  # no per-game ones
+
+
+def test_the_last_acceptance_only_schedules_and_a_task_starts_games_in_batches(
+    four, anna, monkeypatch
+):
+    league = _league(anna, four, max_running=3)
+    *first, last = league.members.filter(accepted_at=None)
+    for member in first:
+        actions.do_answer_invitation(member.pk, True)
+    with TestCase.captureOnCommitCallbacks(execute=False) as queued:
+        actions.do_answer_invitation(last.pk, True)
+    # The acceptance's own transaction: the schedule, no game (the request stays fast).
+    assert LeagueGame.objects.filter(league=league).count() == 6
+    assert not LeagueGame.objects.filter(status=LeagueGameStatus.STARTED).exists()
+    assert not Game.objects.exists()
+    batches = []
+    start = actions._start_due_games
+
+    def counted(league, limit=None):
+        batches.append(start(league, limit))
+        return batches[-1]
+
+    monkeypatch.setattr(actions, "START_BATCH", 2)
+    monkeypatch.setattr(actions, "_start_due_games", counted)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for callback in queued:
+            callback()  # the queued advance_league task, eager under the test settings
+    assert batches == [2, 2, 2, 0]  # each batch its own transaction, at most START_BATCH
+    assert LeagueGame.objects.filter(status=LeagueGameStatus.STARTED).count() == 6
+    assert actions.advance_league(league.id) == 0  # again: nothing twice
 
 
 def test_a_finished_game_starts_the_next_and_scores(four, anna, django_capture_on_commit_callbacks):
