@@ -17,7 +17,7 @@ from accounts.unsubscribe import settings_url, unsubscribe_url
 from core.errors import ServiceError
 from games import presence
 from games.catalogue import spec_for
-from games.clocks import bank_words
+from games.clocks import bank_words, clock_words
 from games.describe import Names, format_moment, words_for
 from games.invitation_links import invitation_token
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
@@ -43,6 +43,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
     language = language_of(seat.user, fallback=host_language)
     with translation.override(language):
         notes = _notes(game)
+        clock = clock_words(game)  # a time bank or daily deadline in words ("" per turn)
     queue_email(
         seat.user.email,
         "invitation",
@@ -53,6 +54,7 @@ def queue_invitation(game: Game, seat: Seat) -> None:
             "host": game.host.public_name,
             "players": [s.public_name for s in game.seats.all()],
             "turn_hours": game.turn_hours,
+            "clock": clock,
             "blind": game.blind,
             "link": settings.SITE_URL + path,
             "expires_at": game.invitation_expires_at,
@@ -807,6 +809,8 @@ def game_email_context(
         "players": names,
         "seat": seat_row.seat,
         "turn_hours": game.turn_hours,
+        # A time bank or daily deadline in words ("" for hours per turn: turn_hours says it).
+        "clock": clock_words(game),
         "blind": game.blind,
         "link": game_entry_url(game, seat_row.user),
         "deadline": format_moment(game.deadline, prefs.zone),

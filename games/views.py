@@ -19,6 +19,7 @@ from accounts.preferences import settings_for
 from games import actions, notify, presence, queries, seat_names, table
 from games.actions.invitations import player_counts_text
 from games.catalogue import all_specs
+from games.clocks import clock_words
 from games.describe import format_moment
 from games.models import Game, GameStatus, Seat
 from games.together_views import together_context
@@ -85,6 +86,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "game_name": game.rules.NAME,
         "seat": seat,
         "seats": game.seats.select_related("user"),
+        # A time bank or daily deadline in words ("" for hours per turn).
+        "clock_note": clock_words(game),
         "error": error,
         "expired": expired,
         "can_answer": game.status == GameStatus.INVITED and not seat.accepted and not expired,

@@ -427,7 +427,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60 * 60},
     },
     # Retention (docs/security.md "What is kept, and for how long"): old emails' content,
-    # delivery attempts and webhook deliveries.
+    # delivery attempts, webhook and push deliveries.
     "purge-old-email-records": {
         "task": "notifications.tasks.purge_old_email_records",
         "schedule": 24 * 60 * 60,
@@ -435,6 +435,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-old-webhook-deliveries": {
         "task": "webhooks.tasks.purge_old_webhook_deliveries",
+        "schedule": 24 * 60 * 60,
+        "options": {"expires": 60 * 60},
+    },
+    "purge-old-push-deliveries": {
+        "task": "push.tasks.purge_old_push_deliveries",
         "schedule": 24 * 60 * 60,
         "options": {"expires": 60 * 60},
     },
@@ -464,12 +469,13 @@ TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", 300, min_value=0)
 MODERATORS_CONTACT = env.str("MODERATORS_CONTACT", "")
 # Send attempts per email before it is marked failed (retries back off 1, 5, 25... minutes).
 EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", 6, min_value=1)
-# Retention, in days (notifications.retention, webhooks.retention): a done email's content
-# (bodies, headers) is cleared after RETENTION_EMAIL_DAYS, its row kept; delivery attempt
-# rows and done webhook deliveries are deleted after theirs.
+# Retention, in days (notifications.retention, webhooks.retention, push.retention): a done
+# email's content (bodies, headers) is cleared after RETENTION_EMAIL_DAYS, its row kept;
+# delivery attempt rows and done webhook and push deliveries are deleted after theirs.
 RETENTION_EMAIL_DAYS = env.int("RETENTION_EMAIL_DAYS", 90, min_value=1)
 RETENTION_ATTEMPTS_DAYS = env.int("RETENTION_ATTEMPTS_DAYS", 90, min_value=1)
 RETENTION_WEBHOOK_DAYS = env.int("RETENTION_WEBHOOK_DAYS", 30, min_value=1)
+RETENTION_PUSH_DAYS = env.int("RETENTION_PUSH_DAYS", 30, min_value=1)
 # Webhooks (docs/webhooks.md): per game, attempts per post, failed posts in a row before
 # a webhook is disabled, seconds per connect and per read, and for the whole post (an
 # endpoint trickling its answer cannot hold a worker longer). The loopback allowance (plain

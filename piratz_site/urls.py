@@ -19,7 +19,7 @@ from moderation.api import file_report
 from moderation.views import report_player
 from notifications.dev_views import mailbox
 from ops.views import healthz, metrics_view, readyz
-from push.views import offline_page, service_worker, web_app_manifest
+from push.views import offline_page, remove_device, service_worker, web_app_manifest
 
 
 class FaviconRedirect(RedirectView):
@@ -70,6 +70,12 @@ urlpatterns = [
     path("settings/api-keys/", api_keys_page, name="settings-api-keys"),
     # Their secret calendar address: made (shown once), replaced, revoked (docs/players.md).
     path("settings/calendar/", calendar_page, name="settings-calendar"),
+    # The settings page's button that removes a browser subscribed to push (docs/push.md).
+    path(
+        "settings/push/<int:subscription_id>/remove/",
+        remove_device,
+        name="settings-push-remove",
+    ),
     # The calendar feed itself, polled by calendar apps: the token is the credential.
     path("calendar/<str:token>.ics", calendar_feed, name="calendar-feed"),
     # Mailgun's inbound route: replies to turn emails (docs/mail-in.md).

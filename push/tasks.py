@@ -8,7 +8,7 @@ from dataclasses import asdict
 
 from celery import shared_task
 
-from . import delivery
+from . import delivery, retention
 
 # One sweep sends at most this many, so a backlog is shared by several workers and runs.
 SWEEP_BATCH_SIZE = 200
@@ -24,3 +24,13 @@ def send_push_delivery(delivery_id: int) -> str:
 def send_due_push_deliveries() -> dict:
     """The every-minute sweep: retries, held messages now due, stuck claims, lost tasks."""
     return asdict(delivery.send_due_deliveries(limit=SWEEP_BATCH_SIZE))
+
+
+@shared_task(bind=True)
+def purge_old_push_deliveries(self) -> int:
+    """Daily: delete done push deliveries older than ``RETENTION_PUSH_DAYS``
+    (``push.retention``). Safe to run twice; a full run sends the task again at once."""
+    deleted = retention.purge_push_deliveries()
+    if deleted >= retention.RUN_LIMIT:
+        self.apply_async(expires=60 * 60)
+    return deleted

@@ -1,4 +1,5 @@
-"""The installable app's shell: the web app manifest, the service worker and its offline page.
+"""The installable app's shell: the web app manifest, the service worker and its offline page;
+and the settings page's button that removes a subscribed browser.
 
 ``/sw.js`` is served from the site's root so that its scope is the whole site; it caches
 the shell (the stylesheet, icons and the offline page: nothing personal, never a game
@@ -8,13 +9,20 @@ and opens their game on a click (docs/push.md).
 
 import hashlib
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
+
+from accounts.authenticated import AuthenticatedHttpRequest
+from core.errors import ServiceError
+
+from . import actions
 
 ICONS = [
     ("icons/icon.svg", "any", "image/svg+xml"),
@@ -84,3 +92,18 @@ def offline_page(request: HttpRequest) -> HttpResponse:
     """The page the service worker shows when a page cannot be loaded (cached at install,
     so it holds nothing personal: it is the same for everyone)."""
     return render(request, "push/offline.html")
+
+
+@login_required
+@require_POST
+def remove_device(request: AuthenticatedHttpRequest, subscription_id: int) -> HttpResponse:
+    """The settings page's "Stop push messages there" (``push.templatetags.push_devices``):
+    remove one of the reader's subscriptions (``actions.do_unsubscribe``), then back to
+    the settings page with what happened; another's or none is refused the same way."""
+    try:
+        actions.do_unsubscribe(request.user, subscription_id)
+    except ServiceError as refused:
+        messages.error(request, refused.detail)
+    else:
+        messages.success(request, _("That device gets no more push messages."))
+    return redirect(reverse("settings-page") + "#push")

@@ -71,3 +71,10 @@ def test_the_create_form_may_make_a_game_unrated(anna):
     client.post("/games/", {**form, "unrated": "on"})
     client.post("/games/", form)
     assert sorted(Game.objects.values_list("rated", flat=True)) == [False, True]
+
+
+def test_every_pages_header_links_to_the_leaderboards_in_english_and_german(anna):
+    english = signed_in(anna).get("/settings/").content.decode()
+    assert '<a href="/leaderboard/">Leaderboards</a>' in english
+    german = signed_in(anna, "de").get("/games/").content.decode()
+    assert '<a href="/leaderboard/">Ranglisten</a>' in german

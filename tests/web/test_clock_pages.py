@@ -8,6 +8,7 @@ from django.test import Client
 
 from accounts.models import User
 from games import actions
+from games.invitation_links import invitation_token
 from games.models import Game
 from notifications.models import OutboundEmail
 from tests.factories import start_game
@@ -120,3 +121,49 @@ def test_a_per_turn_games_email_and_table_show_no_bank(anna, bert):
     assert "bank" not in body.lower().replace("data-bank", "")
     [mail] = OutboundEmail.objects.filter(to=anna.email, template="your_turn")
     assert "bank" not in mail.rendered().body_text
+
+
+# --- The clock in words where a game is offered and starts ----------------------------------
+
+DAILY = {"kind": "daily", "hour": 20}
+
+
+def test_the_invitation_page_and_email_say_a_time_bank_in_words(anna, bert):
+    game = actions.do_create_game(anna, [anna.email, german(bert).email], clock=BANK)
+    seat = game.seats.get(user=bert)
+    page = Client().get(f"/invitations/{invitation_token(game, seat)}/")
+    body = page.content.decode()
+    assert "Time bank: 9 days 4 hours for each player to start" in body
+    assert "hours per turn" not in body
+    mail = OutboundEmail.objects.get(to=bert.email, template="invitation").rendered()
+    for text in (mail.body_text, mail.body_html):
+        assert "Zeitkonto: 9 Tage 4 Stunden" in text
+        assert "Stunden pro Zug" not in text and "Zeit pro Zug" not in text
+
+
+def test_the_invitation_page_says_a_daily_deadline_in_german(anna, bert):
+    game = actions.do_create_game(anna, [anna.email, bert.email], clock=DAILY)
+    seat = game.seats.get(user=bert)
+    page = Client().get(
+        f"/invitations/{invitation_token(game, seat)}/", headers={"accept-language": "de"}
+    )
+    body = page.content.decode()
+    assert "Jeder Zug endet um 20:00 Uhr (UTC)" in body
+    assert "pro Zug" not in body
+
+
+def test_the_game_started_email_says_the_daily_deadline(anna, bert):
+    start_game([anna, german(bert)], clock=DAILY)
+    for user, words in ((anna, "Every turn ends at 20:00 (UTC)"), (bert, "20:00 Uhr (UTC)")):
+        mail = OutboundEmail.objects.get(to=user.email, template="game_started").rendered()
+        for text in (mail.body_text, mail.body_html):
+            assert words in text
+            assert "Time per turn" not in text and "Zeit pro Zug" not in text
+
+
+def test_a_per_turn_games_invitation_still_says_its_hours(anna, bert):
+    game = actions.do_create_game(anna, [anna.email, bert.email])
+    mail = OutboundEmail.objects.get(to=bert.email, template="invitation").rendered()
+    assert "Time per turn: 72 hours" in mail.body_text
+    token = invitation_token(game, game.seats.get(user=bert))
+    assert "72 hours per turn" in Client().get(f"/invitations/{token}/").content.decode()
