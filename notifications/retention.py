@@ -65,19 +65,28 @@ def purge_email_contents(
     return purged
 
 
+def delete_in_batches(
+    old: QuerySet, *, batch_size: int = BATCH_SIZE, limit: int | None = None
+) -> int:
+    """Delete the rows of ``old`` at most ``batch_size`` at a time and ``limit`` in all
+    (default ``RUN_LIMIT``); returns how many. Each DELETE repeats ``old``'s conditions, so
+    a row that stopped matching between the read and the write (claimed, requeued) stays.
+    The one loop of every outbox's purge (attempts here; webhook and push deliveries)."""
+    limit = RUN_LIMIT if limit is None else limit
+    deleted = 0
+    while deleted < limit:
+        ids = list(old.values_list("id", flat=True)[: min(batch_size, limit - deleted)])
+        if not ids:
+            break
+        count, _ = old.filter(id__in=ids).delete()
+        deleted += count
+    return deleted
+
+
 def purge_delivery_attempts(
     now: datetime | None = None, *, batch_size: int = BATCH_SIZE, limit: int | None = None
 ) -> int:
     """Delete delivery attempt rows older than ``RETENTION_ATTEMPTS_DAYS``; returns how many."""
-    now = now or timezone.now()
-    limit = RUN_LIMIT if limit is None else limit
-    cutoff = now - timedelta(days=settings.RETENTION_ATTEMPTS_DAYS)
-    deleted = 0
-    while deleted < limit:
-        old = DeliveryAttempt.objects.filter(at__lt=cutoff)
-        ids = list(old.values_list("id", flat=True)[: min(batch_size, limit - deleted)])
-        if not ids:
-            break
-        count, _ = DeliveryAttempt.objects.filter(id__in=ids).delete()
-        deleted += count
-    return deleted
+    cutoff = (now or timezone.now()) - timedelta(days=settings.RETENTION_ATTEMPTS_DAYS)
+    old = DeliveryAttempt.objects.filter(at__lt=cutoff)
+    return delete_in_batches(old, batch_size=batch_size, limit=limit)

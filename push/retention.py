@@ -12,31 +12,20 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from notifications.retention import BATCH_SIZE, RUN_LIMIT, delete_in_batches
+
 from .models import PushDelivery
 
-BATCH_SIZE = 500
-# Deliveries one run deletes at most (the task sends itself again after a full run).
-RUN_LIMIT = 20 * BATCH_SIZE
 DONE = (PushDelivery.Status.SENT, PushDelivery.Status.FAILED)
 
 
 def purge_push_deliveries(
     now: datetime | None = None, *, batch_size: int = BATCH_SIZE, limit: int | None = None
 ) -> int:
-    """Delete done push deliveries older than ``RETENTION_PUSH_DAYS``; returns how many.
-
-    The DELETE repeats the conditions, so a delivery claimed or requeued between the read
-    and the write is kept.
-    """
-    now = now or timezone.now()
-    limit = RUN_LIMIT if limit is None else limit
-    cutoff = now - timedelta(days=settings.RETENTION_PUSH_DAYS)
+    """Delete done push deliveries older than ``RETENTION_PUSH_DAYS``; returns how many (batched as
+    ``notifications.retention.delete_in_batches``)."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.RETENTION_PUSH_DAYS)
     old = PushDelivery.objects.filter(status__in=DONE, created_at__lt=cutoff)
-    deleted = 0
-    while deleted < limit:
-        ids = list(old.values_list("id", flat=True)[: min(batch_size, limit - deleted)])
-        if not ids:
-            break
-        count, _ = old.filter(id__in=ids).delete()
-        deleted += count
-    return deleted
+    return delete_in_batches(
+        old, batch_size=batch_size, limit=RUN_LIMIT if limit is None else limit
+    )
