@@ -8,11 +8,19 @@ from django.http import HttpResponse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from core.api.query import QueryParamsSerializer
 
 from .erasure import ERASURE_ASKED, request_erasure
 from .models import User
@@ -33,6 +41,11 @@ class ZipRenderer(BaseRenderer):
         return json.dumps(data).encode()
 
 
+class NoQueryParameters(QueryParamsSerializer):
+    """The export takes no query parameter: ``?format=`` (DRF's override) or any other is
+    refused, as the schema, which names none, says."""
+
+
 class MyExportView(APIView):
     renderer_classes = [JSONRenderer, ZipRenderer]
 
@@ -50,10 +63,12 @@ class MyExportView(APIView):
             "`Content-Disposition: attachment` and `Cache-Control: no-store`."
         ),
         request=None,
+        parameters=[OpenApiParameter("format", exclude=True)],
         responses={(200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY)},
         tags=["me"],
     )
     def get(self, request):
+        NoQueryParameters.read(request)
         user = User.objects.get(pk=request.user.pk)
         response = HttpResponse(export_zip(user), content_type="application/zip")
         response["Content-Disposition"] = f'attachment; filename="{FILENAME}"'
