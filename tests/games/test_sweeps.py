@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import actions, sweeps, tasks
 from games.models import Actor, EndReason, Game, GameStatus, Move
 from piratz_site.celery import app
-from tests.factories import start_game
+from tests.factories import make_user, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -132,9 +132,19 @@ class TestPlayDueTimeouts:
 
 @needs_postgres
 class TestOnPostgres:
+    @pytest.mark.django_db
     def test_the_claim_reads_the_partial_index(self):
-        # Few rows: the planner would rightly scan the table; with scans priced out, the plan
-        # shows the claim query matches the partial index's predicate (status = 'active').
+        # Another partial index covers active games too (game_active_current_seat): with an
+        # empty table the two cost the same and the planner may take either. Active games
+        # whose deadlines are far off, analysed, make the table what production's is: the
+        # deadline index finds the due ones without reading the rest.
+        later, host = timezone.now() + timedelta(days=30), make_user("host@example.com")
+        Game.objects.bulk_create(
+            Game(status=GameStatus.ACTIVE, deadline=later, current_seat=0, host=host)
+            for _ in range(500)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE games_game")
         queryset = sweeps.due_games(timezone.now()).select_for_update(skip_locked=True)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_seqscan = off")
