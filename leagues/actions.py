@@ -14,8 +14,6 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -23,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.display_names import name_key
 from accounts.languages import language_of
-from accounts.models import User, normalize_email
+from accounts.models import User
 from core.errors import ServiceError
 from core.tasks import task_named
 from games import actions as game_actions
@@ -59,13 +57,7 @@ def _resolve_players(entries, organiser: User) -> list[User]:
     for raw in entries:
         entry = raw.strip()
         if "@" in entry:
-            email = normalize_email(entry)
-            try:
-                validate_email(email)
-            except ValidationError:
-                raise ServiceError(
-                    "invalid", _("%(address)r is not an email address.") % {"address": raw}
-                ) from None
+            [email] = game_actions.clean_emails([raw])
             people.append(User.objects.get_or_create_for_email(email))
             continue
         named = list(User.objects.filter(display_name_key=name_key(entry), erased_at=None)[:2])

@@ -19,6 +19,7 @@ from core.errors import ServiceError
 from games.actions.bots import do_replace_with_bot, do_take_back_seat
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS
 from games.actions.invitations import (
+    clean_emails,
     do_accept_invitation,
     do_create_arranged_game,
     do_create_game,
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_TURN_HOURS",
     "MIN_TURN_HOURS",
     "ServiceError",
+    "clean_emails",
     "do_abort_game",
     "do_accept_invitation",
     "do_create_arranged_game",

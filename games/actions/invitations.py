@@ -34,7 +34,10 @@ from notifications.outbox import sent_together
 logger = logging.getLogger(__name__)
 
 
-def _clean_emails(emails: Iterable[str]) -> list[str]:
+def clean_emails(emails: Iterable[str]) -> list[str]:
+    """Each entry as a canonical address (``normalize_email``); ``ServiceError("invalid")``
+    naming the first that is not a string or not an address. Every door that invites by
+    address reads addresses through here (games, leagues)."""
     cleaned = []
     for raw in emails:
         if not isinstance(raw, str):
@@ -137,7 +140,7 @@ def do_create_game(
     if not isinstance(entries, list | tuple):
         raise ServiceError("invalid", _("players must be a list of email addresses."))
     bot_levels = _bot_levels(game, entries)
-    emails = _clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
+    emails = clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
     rules = rules_for(game)
     if len(entries) not in rules.PLAYER_COUNTS:
         raise ServiceError(
