@@ -9,10 +9,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core.errors import ServiceError, status_word
+from core.errors import ServiceError
 from games import bots, deadlines
-from games.actions.common import check_seen_version, lock_game_with_seats, refuse_if_suspended
-from games.models import Actor, Game, GameStatus, SeatChange
+from games.actions.common import (
+    check_seen_version,
+    lock_game_with_seats,
+    refuse_if_suspended,
+    refuse_unless_active,
+)
+from games.models import Actor, Game, SeatChange
 from moderation import audit
 from moderation.models import AuditAction
 
@@ -37,11 +42,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
                     "not_a_player", _("You may see this game but hold no seat in it.")
                 )
             raise ServiceError("not_found", _("No such game, or you are not a player of it."))
-        if game.status != GameStatus.ACTIVE:
-            raise ServiceError(
-                "game_not_active",
-                _("This game is %(status)s.") % {"status": status_word(game.status)},
-            )
+        refuse_unless_active(game)
         if not row.bot:
             raise ServiceError("not_standing_in", _("You are playing your seat already."))
         if row.resigned:
@@ -94,11 +95,7 @@ def do_replace_with_bot(
     reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game_with_seats(game_id)
-        if game.status != GameStatus.ACTIVE:
-            raise ServiceError(
-                "game_not_active",
-                _("This game is %(status)s.") % {"status": status_word(game.status)},
-            )
+        refuse_unless_active(game)
         check_seen_version(game, version)
         if level not in bots.levels_of(game.rules):
             raise ServiceError("invalid", _("This game has no bot of that level."))

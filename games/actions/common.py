@@ -5,9 +5,9 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core.errors import ServiceError
+from core.errors import ServiceError, status_word
 from games import events, queries
-from games.models import Game, Move, Seat
+from games.models import Game, GameStatus, Move, Seat
 
 MIN_TURN_HOURS, MAX_TURN_HOURS = 1, 720
 
@@ -44,6 +44,15 @@ def check_seen_version(game: Game, version: int | None) -> None:
                 "looked; nothing was done. Look again and decide."
             )
             % {"seen": version, "now": game.version},
+        )
+
+
+def refuse_unless_active(game: Game) -> None:
+    """``ServiceError("game_not_active")``, saying the game's status, unless it is active."""
+    if game.status != GameStatus.ACTIVE:
+        raise ServiceError(
+            "game_not_active",
+            _("This game is %(status)s.") % {"status": status_word(game.status)},
         )
 
 

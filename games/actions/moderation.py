@@ -11,7 +11,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import ServiceError, status_word
 from games import deadlines, notify
-from games.actions.common import MAX_TURN_HOURS, check_seen_version, end_game, lock_game
+from games.actions.common import (
+    MAX_TURN_HOURS,
+    check_seen_version,
+    end_game,
+    lock_game,
+    refuse_unless_active,
+)
 from games.actions.play import do_play_timeout
 from games.models import EndReason, Game, GameStatus
 from moderation import audit
@@ -68,11 +74,7 @@ def do_extend_deadline(
     reason = audit.clean_reason(reason)
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.status != GameStatus.ACTIVE:
-            raise ServiceError(
-                "game_not_active",
-                _("This game is %(status)s.") % {"status": status_word(game.status)},
-            )
+        refuse_unless_active(game)
         check_seen_version(game, version)
         if game.is_paused:
             # The clock stands still (the host's pause): there is no deadline to extend.

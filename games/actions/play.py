@@ -13,6 +13,7 @@ from games.actions.common import (
     lock_game,
     lock_game_with_seats,
     refuse_if_suspended,
+    refuse_unless_active,
     result_with_resignations,
 )
 from games.catalogue import spec_for
@@ -74,11 +75,7 @@ def do_play_move(game_id, user: User, version: int, action: dict) -> Game:
         seat = row.seat
         if version != game.version and _is_repeat(game, seat, version, action):
             return game
-        if game.status != GameStatus.ACTIVE:
-            raise ServiceError(
-                "game_not_active",
-                _("This game is %(status)s.") % {"status": status_word(game.status)},
-            )
+        refuse_unless_active(game)
         if row.resigned:
             # P26: final; the stand-in bot plays the seat to the end.
             raise ServiceError("illegal_action", _("You have resigned from this game."))

@@ -22,6 +22,7 @@ from games.actions.common import (
     end_game,
     lock_game_with_seats,
     refuse_if_suspended,
+    refuse_unless_active,
 )
 from games.actions.invitations import BOT_PREFIX, do_create_game
 from games.clocks import clock_request
@@ -51,14 +52,6 @@ def _player_row(game: Game, user: User) -> Seat:
     assert row.user is not None  # found by its user id
     refuse_if_suspended(row.user)
     return row
-
-
-def _refuse_unless_active(game: Game) -> None:
-    if game.status != GameStatus.ACTIVE:
-        raise ServiceError(
-            "game_not_active",
-            _("This game is %(status)s.") % {"status": status_word(game.status)},
-        )
 
 
 def _refuse_unless_host(game: Game, user: User) -> None:
@@ -113,7 +106,7 @@ def do_resign(game_id, user: User, version: int) -> Game:
             ).exists():
                 return game  # the client's retry after a lost answer
             raise ServiceError("illegal_action", _("You have resigned from this game already."))
-        _refuse_unless_active(game)
+        refuse_unless_active(game)
         if version != game.version:
             raise ServiceError(
                 "stale_version",
@@ -203,7 +196,7 @@ def do_pause_game(game_id, user: User, reason: str | None = "") -> Game:
         game = lock_game_with_seats(game_id)
         _player_row(game, user)
         _refuse_unless_host(game, user)
-        _refuse_unless_active(game)
+        refuse_unless_active(game)
         _refuse_if_paused(game)
         now = timezone.now()
         game.paused_at = now
@@ -238,7 +231,7 @@ def do_resume_game(game_id, user: User, reason: str | None = "") -> Game:
         game = lock_game_with_seats(game_id)
         _player_row(game, user)
         _refuse_unless_host(game, user)
-        _refuse_unless_active(game)
+        refuse_unless_active(game)
         if not game.is_paused:
             raise ServiceError("illegal_action", _("The game is not paused."))
         _resume(game, timezone.now(), reason=reason, automatic=False)
@@ -316,7 +309,7 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
         game = lock_game_with_seats(game_id)
         _player_row(game, user)
         _refuse_unless_host(game, user)
-        _refuse_unless_active(game)
+        refuse_unless_active(game)
         _refuse_if_paused(game)
         if game.host_extended_turn is not None and game.host_extended_turn == game.turn_started_at:
             raise ServiceError(
@@ -412,7 +405,7 @@ def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None)
         game = lock_game_with_seats(game_id)
         _player_row(game, user)
         _refuse_unless_host(game, user)
-        _refuse_unless_active(game)
+        refuse_unless_active(game)
         check_seen_version(game, version)
         levels = bots.levels_of(game.rules)
         if bots.STAND_IN_LEVEL not in levels:
