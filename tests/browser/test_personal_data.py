@@ -9,23 +9,11 @@ import zipfile
 import pytest
 
 from accounts.models import User
+from tests.api.test_personal_data_api import FILES  # the files every export holds
 from tests.browser import flows
 from tests.factories import make_user, start_game
 
 pytestmark = pytest.mark.browser
-
-FILES = {
-    "account.json",
-    "settings.json",
-    "games.json",
-    "messages.json",
-    "emails.json",
-    "reports.json",
-    "webhooks.json",
-    "calendar_feed.json",
-    "push_subscriptions.json",
-    "ratings.json",
-}
 
 
 def test_export_then_delete_the_account(site, visitors):
