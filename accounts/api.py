@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from core.api.body import validated_body
 from core.api.errors import ApiError
 from core.api.fields import (
     BoundedListField,
@@ -508,12 +509,9 @@ class MyApiKeysView(APIView):
         tags=["me"],
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise ApiError(400, "invalid", _("The body must be a JSON object."))
-        serializer = ApiKeyCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = validated_body(ApiKeyCreateSerializer, request)
         try:
-            token, key = api_keys.do_create_api_key(request.user, serializer.validated_data["name"])
+            token, key = api_keys.do_create_api_key(request.user, data["name"])
         except ServiceError as error:
             raise _invalid(error) from None
         # ApiKeyCreatedSerializer documents this answer: the key's row and, once, the key.

@@ -3,7 +3,6 @@ standings and games (docs/api.md, docs/leagues.md)."""
 
 from typing import cast
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -11,7 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from core.api.errors import ApiError, refused
+from core.api.body import validated_body
+from core.api.errors import refused
 from core.api.fields import (
     BoundedListField,
     ErrorSerializer,
@@ -163,12 +163,9 @@ class LeaguesView(ListAPIView):
 
     def post(self, request):
         user = cast(User, request.user)
-        if not isinstance(request.data, dict):
-            raise ApiError(400, "invalid", _("The body must be a JSON object."))
-        body = LeagueCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        data = validated_body(LeagueCreateSerializer, request)
         try:
-            league = actions.do_create_league(user, **body.validated_data)
+            league = actions.do_create_league(user, **data)
         except ServiceError as error:
             raise refused(error) from None
         return Response(league_json(league, detail=True), status.HTTP_201_CREATED)

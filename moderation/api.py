@@ -1,13 +1,13 @@
 """``POST /api/reports/``: a player reports a game they play in, or another player in it."""
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
 
 from accounts.throttling import UserRateThrottle
-from core.api.errors import ApiError, refused
+from core.api.body import validated_body
+from core.api.errors import refused
 from core.api.fields import (
     ErrorSerializer,
     StrictCharField,
@@ -97,11 +97,7 @@ class ReportSerializer(serializers.ModelSerializer):
 @api_view(["POST"])
 @throttle_classes([UserRateThrottle, ReportThrottle])
 def file_report(request):
-    if not isinstance(request.data, dict):
-        raise ApiError(400, "invalid", _("The body must be a JSON object."))
-    serializer = ReportCreateSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    data = serializer.validated_data
+    data = validated_body(ReportCreateSerializer, request)
     try:
         report = actions.do_file_report(
             request.user, data["game"], data["category"], data["text"], seat=data.get("seat")

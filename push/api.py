@@ -5,13 +5,13 @@ The settings page's "Notify me on this device" posts the browser's
 rest of the endpoint names the device).
 """
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api import StrictFieldsMixin
+from core.api.body import validated_body
 from core.api.errors import ApiError
 from core.api.fields import StrictCharField
 from core.errors import ServiceError
@@ -97,11 +97,7 @@ class MyPushSubscriptionsView(APIView):
         tags=["me"],
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise ApiError(400, "invalid", _("The body must be a JSON object."))
-        serializer = PushSubscriptionCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated_body(PushSubscriptionCreateSerializer, request)
         try:
             row, created = actions.do_subscribe(
                 request.user, data["endpoint"], data["keys"]["p256dh"], data["keys"]["auth"]

@@ -3,14 +3,14 @@ written by its players (CONTRACT.md section 3)."""
 
 from typing import cast
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 
 from accounts.models import User
-from core.api.errors import ApiError, refused
+from core.api.body import validated_body
+from core.api.errors import refused
 from core.api.fields import ErrorSerializer, StrictCharField, StrictSerializer
 from core.errors import ServiceError
 from games import queries
@@ -113,12 +113,9 @@ class MessagesView(ListAPIView):
             game = queries.get_visible_game(user, game_id)
         except ServiceError as error:
             raise refused(error) from None
-        if not isinstance(request.data, dict):
-            raise ApiError(400, "invalid", _("The body must be a JSON object."))
-        body = MessageCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        data = validated_body(MessageCreateSerializer, request)
         try:
-            message = actions.post_message(game, user, body.validated_data["text"])
+            message = actions.post_message(game, user, data["text"])
         except ServiceError as error:
             raise refused(error) from None
         return Response(message_json(message, moderator=user.is_staff), status.HTTP_201_CREATED)

@@ -1,12 +1,12 @@
 """``/api/games/{id}/webhooks/``: a player's webhooks for one game: list, add, delete."""
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, throttle_classes
 from rest_framework.response import Response
 
 from accounts.throttling import UserRateThrottle
+from core.api.body import validated_body
 from core.api.errors import STATUS_OF_CODE, ApiError
 from core.api.fields import ErrorSerializer, StrictCharField, StrictSerializer
 from core.errors import ServiceError
@@ -148,12 +148,9 @@ def webhooks(request, game_id):
         except ServiceError as error:
             raise _refused(error) from None
         return Response(WebhookSerializer(listed, many=True).data)
-    if not isinstance(request.data, dict):
-        raise ApiError(400, "invalid", _("The body must be a JSON object."))
-    body = WebhookCreateSerializer(data=request.data)
-    body.is_valid(raise_exception=True)
+    data = validated_body(WebhookCreateSerializer, request)
     try:
-        webhook, secret = actions.do_add_webhook(game_id, request.user, **body.validated_data)
+        webhook, secret = actions.do_add_webhook(game_id, request.user, **data)
     except ServiceError as error:
         raise _refused(error) from None
     data = WebhookCreatedSerializer(webhook, context={"secret": secret}).data

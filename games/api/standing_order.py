@@ -6,6 +6,7 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from core.api.body import validated_body
 from core.api.errors import ApiError, refused
 from core.api.fields import BoundedListField, ErrorSerializer, StrictSerializer
 from games import actions, queries
@@ -109,14 +110,9 @@ def _answer(seat) -> Response:
 @api_view(["GET", "PUT"])
 def standing_order(request, game_id):
     if request.method == "PUT":
-        if not isinstance(request.data, dict):
-            raise ApiError(400, "invalid", _("The body must be a JSON object."))
-        body = StandingOrderRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        data = validated_body(StandingOrderRequestSerializer, request)
         try:
-            seat = actions.do_set_standing_order(
-                game_id, request.user, body.validated_data["standing_order"]
-            )
+            seat = actions.do_set_standing_order(game_id, request.user, data["standing_order"])
         except actions.ServiceError as error:
             raise refused(error) from None
         return _answer(seat)

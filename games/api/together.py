@@ -2,12 +2,12 @@
 rematch. Each view parses the body, calls its action (``games.actions.together``) and
 answers the game; a refused request changed nothing."""
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
 
-from core.api.errors import ApiError, refused
+from core.api.body import validated_body
+from core.api.errors import refused
 from core.api.fields import (
     ErrorSerializer,
     StrictCharField,
@@ -46,16 +46,6 @@ class ExtendRequestSerializer(ReasonRequestSerializer):
     )
 
 
-def _body(serializer_class, request) -> dict:
-    # No body at all reads as {} (pause, resume and rematch need nothing).
-    data = request.data if request.data is not None else {}
-    if not isinstance(data, dict):
-        raise ApiError(400, "invalid", _("The body must be a JSON object."))
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 _NOT_A_PLAYER = "`not_a_player`: you may see the game (staff) but hold no seat in it; "
 _SUSPENDED = "`suspended`: a moderator's suspension of your account runs."
 _HOST_ONLY = OpenApiResponse(
@@ -80,7 +70,7 @@ _HOST_ONLY = OpenApiResponse(
 )
 @api_view(["POST"])
 def resign(request, game_id):
-    data = _body(ResignRequestSerializer, request)
+    data = validated_body(ResignRequestSerializer, request, null_is_empty=True)
     try:
         game = actions.do_resign(game_id, request.user, data["version"])
     except actions.ServiceError as error:
@@ -104,7 +94,7 @@ def resign(request, game_id):
 )
 @api_view(["POST"])
 def pause(request, game_id):
-    data = _body(ReasonRequestSerializer, request)
+    data = validated_body(ReasonRequestSerializer, request, null_is_empty=True)
     try:
         game = actions.do_pause_game(game_id, request.user, data.get("reason", ""))
     except actions.ServiceError as error:
@@ -128,7 +118,7 @@ def pause(request, game_id):
 )
 @api_view(["POST"])
 def resume(request, game_id):
-    data = _body(ReasonRequestSerializer, request)
+    data = validated_body(ReasonRequestSerializer, request, null_is_empty=True)
     try:
         game = actions.do_resume_game(game_id, request.user, data.get("reason", ""))
     except actions.ServiceError as error:
@@ -156,7 +146,7 @@ def resume(request, game_id):
 )
 @api_view(["POST"])
 def extend(request, game_id):
-    data = _body(ExtendRequestSerializer, request)
+    data = validated_body(ExtendRequestSerializer, request, null_is_empty=True)
     try:
         game = actions.do_extend_turn(game_id, request.user, data["hours"], data.get("reason", ""))
     except actions.ServiceError as error:

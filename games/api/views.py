@@ -2,7 +2,6 @@
 
 from typing import cast
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiResponse,
     PolymorphicProxySerializer,
@@ -15,7 +14,8 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 
 from accounts.models import User
-from core.api.errors import ApiError, refused
+from core.api.body import json_object, validated_body
+from core.api.errors import refused
 from core.api.fields import ErrorSerializer
 from games import actions, queries
 from games.api import game_list
@@ -34,18 +34,6 @@ from games.movelog import public_log
 # Errors only some endpoints answer. Those every endpoint can give (400, 401, 404, 413,
 # 429) are added to each operation by core.api.schema.ApiAutoSchema.
 _GAME_NOT_ACTIVE = OpenApiResponse(ErrorSerializer, description="`game_not_active`")
-
-
-def _json_object(request) -> dict:
-    if not isinstance(request.data, dict):
-        raise ApiError(400, "invalid", _("The body must be a JSON object."))
-    return request.data
-
-
-def _validated(serializer_class, request):
-    serializer = serializer_class(data=_json_object(request))
-    serializer.is_valid(raise_exception=True)
-    return serializer
 
 
 @extend_schema_view(
@@ -89,7 +77,7 @@ class GameListCreateView(ListAPIView):
         responses={201: GameSerializer},
     )
     def post(self, request):
-        data = _validated(GameCreateSerializer, request).validated_data
+        data = validated_body(GameCreateSerializer, request)
         try:
             game = actions.do_create_game(
                 request.user,
@@ -144,7 +132,7 @@ def _invitation_answer(service_call):
 @api_view(["POST"])
 def accept_invitation(request, game_id):
     # No body, or {"client_seed": ...}: the seed is the player's share of the shuffle key.
-    seed = _validated(AcceptRequestSerializer, request).validated_data.get("client_seed")
+    seed = validated_body(AcceptRequestSerializer, request).get("client_seed")
     try:
         game = actions.do_accept_invitation(game_id, request.user, client_seed=seed)
     except actions.ServiceError as error:
@@ -206,7 +194,7 @@ class MoveView(ListAPIView):
         return Response(MoveLogSerializer(entries, many=True).data)
 
     def post(self, request, game_id):
-        body = _json_object(request)
+        body = json_object(request)
         # The body is read by the serializer of its action (the schema's discriminator),
         # without reading the game first: a move of another game's kind is well formed,
         # and its engine refuses it as invalid inside do_play_move.
