@@ -4,10 +4,13 @@ The delivery machine of every outbox (``notifications.delivery``) with the push 
 (``PUSH``), as webhooks use it: ``queue_news`` (registered in ``games.news_channels``)
 writes one row per subscribed device in the transaction of the change and schedules its
 task on commit; the worker encrypts the payload for the device (RFC 8291, aes128gcm, by
-``pywebpush``), signs a VAPID token (RFC 8292) and posts it to the push service. A 2xx is
-sent; 404 or 410 means the browser unsubscribed: the subscription is removed and the row
-fails for good; 408, 429 and 5xx (and network errors) are retried with the one backoff.
-The tasks run on the queue of outbound posts (``WEBHOOKS_QUEUE``).
+``pywebpush``), signs a VAPID token (RFC 8292) and posts it to the push service through
+the transport of every outbound post (``push.endpoints.PUSH_POSTS``: the endpoint's host
+resolved, every address checked against the one table, the connection pinned to the
+checked address, one total timeout; redirects are not followed). A 2xx is sent; 404 or
+410 means the browser unsubscribed: the subscription is removed and the row fails for
+good; 408, 429 and 5xx (and network errors) are retried with the one backoff; a refused
+address fails for good. The tasks run on the queue of outbound posts (``WEBHOOKS_QUEUE``).
 """
 
 import json
@@ -16,7 +19,6 @@ import time
 from datetime import datetime
 from functools import partial
 
-import requests
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
@@ -25,6 +27,7 @@ from py_vapid import Vapid
 from pywebpush import WebPusher
 
 from accounts.schedule import EmailKind
+from core.outbound.transport import LOOKUP_ALLOWANCE_SECONDS, DeliveryError
 from core.tasks import task_named
 from games.models import Game
 from notifications import delivery as machine
@@ -32,7 +35,8 @@ from notifications import send_checks
 from notifications.delivery import Failure, NotAttempted, SendOutcome, SweepResult, Transport
 from notifications.send_checks import SendCheck
 
-from . import endpoints, messages
+from . import messages
+from .endpoints import PUSH_POSTS
 from .models import PushDelivery, PushSubscription, endpoint_origin
 
 logger = logging.getLogger(__name__)
@@ -106,14 +110,6 @@ def _enqueue(delivery_id: int) -> None:
     task_named("push.tasks.send_push_delivery").delay(delivery_id)
 
 
-class _NoRedirects(requests.Session):
-    """A push service answers; it does not redirect (a 3xx is refused like any answer)."""
-
-    def request(self, method, url, *args, **kwargs):
-        kwargs["allow_redirects"] = False
-        return super().request(method, url, *args, **kwargs)
-
-
 def vapid_headers(endpoint: str, now: int) -> dict[str, str]:
     """The ``Authorization: vapid t=…, k=…`` header for a post to ``endpoint`` at ``now``
     (unix seconds): a JWT (ES256) for the endpoint's origin, signed with
@@ -125,6 +121,16 @@ def vapid_headers(endpoint: str, now: int) -> dict[str, str]:
         "sub": settings.VAPID_SUBJECT,
     }
     return vapid.sign(claims)
+
+
+def encrypt(subscription: PushSubscription, data: bytes) -> bytes:
+    """``data`` encrypted for the subscribed browser (RFC 8291, ``aes128gcm``): only its
+    keys can read it."""
+    info = {
+        "endpoint": subscription.endpoint,
+        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+    }
+    return WebPusher(info).encode(data, content_encoding="aes128gcm")["body"]
 
 
 def classify(status: int) -> PushError | None:
@@ -160,35 +166,32 @@ class PushTransport(Transport):
             raise NotAttempted("No VAPID key is set (VAPID_PRIVATE_KEY).")
         # The turn news waits while its player is at the table, as the email does.
         send_checks.enforce(row.send_check, timezone.now())
-        problem = endpoints.endpoint_problem(subscription.endpoint) or endpoints.unsafe_address(
-            subscription.endpoint
-        )
-        if problem:
-            raise PushError(problem, permanent=True)
-        headers = vapid_headers(subscription.endpoint, int(time.time()))
-        headers["Urgency"] = "high" if row.kind in URGENT_KINDS else "normal"
-        info = {
-            "endpoint": subscription.endpoint,
-            "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+        body = encrypt(subscription, json.dumps(row.payload, ensure_ascii=False).encode())
+        headers = {
+            **vapid_headers(subscription.endpoint, int(time.time())),
+            "Content-Type": "application/octet-stream",
+            "Content-Encoding": "aes128gcm",
+            "TTL": str(settings.PUSH_TTL_SECONDS),
+            "Urgency": "high" if row.kind in URGENT_KINDS else "normal",
         }
-        with _NoRedirects() as session:
-            response = WebPusher(info, requests_session=session).send(
-                json.dumps(row.payload, ensure_ascii=False).encode(),
-                headers,
-                ttl=settings.PUSH_TTL_SECONDS,
-                timeout=settings.PUSH_TIMEOUT_SECONDS,
-            )
-        error = classify(response.status_code)
+        # Checked again here (the name may point elsewhere since it subscribed) and posted
+        # to the very address checked: an UnsafeUrl is permanent, the rest retried.
+        status = PUSH_POSTS.post(
+            subscription.endpoint,
+            body,
+            headers,
+            timeout=settings.PUSH_TIMEOUT_SECONDS,
+            total_timeout=settings.PUSH_TOTAL_TIMEOUT_SECONDS,
+        )
+        error = classify(status)
         if error is not None:
             row.subscription_gone = error.gone  # type: ignore[attr-defined]
             raise error
 
     def failure_for(self, exc: Exception) -> Failure:
-        if isinstance(exc, PushError):
+        if isinstance(exc, PushError | DeliveryError):
+            # A DeliveryError names the host at most, never the path (which names the device).
             return Failure(str(exc), permanent=exc.permanent)
-        if isinstance(exc, requests.RequestException):
-            # Network trouble: only its kind (its message quotes the endpoint).
-            return Failure(f"{type(exc).__name__}: the push service was not reached", False)
         # A bug: only its type is stored (its message might quote the endpoint).
         return Failure(type(exc).__name__, permanent=False, unexpected=True)
 
@@ -214,5 +217,8 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
 
 def send_due_deliveries(limit: int | None = None) -> SweepResult:
     """Requeue stuck deliveries, then send the due ones, oldest first, ``limit`` at most."""
-    budget = settings.CELERY_TASK_SOFT_TIME_LIMIT - 2 * settings.PUSH_TIMEOUT_SECONDS
+    # The last post started still ends before the task's soft time limit (its name lookup
+    # is the resolver's own, on top of its total timeout).
+    longest_post = settings.PUSH_TOTAL_TIMEOUT_SECONDS + LOOKUP_ALLOWANCE_SECONDS
+    budget = settings.CELERY_TASK_SOFT_TIME_LIMIT - longest_post
     return machine.sweep(PUSH, limit=limit, chunk=1, budget_seconds=max(1, budget))

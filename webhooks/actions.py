@@ -5,13 +5,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError, status_word
+from core.outbound.transport import DeliveryError
 from games.models import Game, GameStatus, Seat
 
-from . import transport
-from .models import Webhook, WebhookKind
+from .models import WEBHOOK_POSTS, Webhook, WebhookKind
 from .signing import secret_for
-
-LIMIT_REACHED = "limit_reached"  # a code of this app's own (409), see webhooks.api
 
 
 def do_add_webhook(game_id, user, *, kind: str, url: str) -> tuple[Webhook, str]:
@@ -22,15 +20,15 @@ def do_add_webhook(game_id, user, *, kind: str, url: str) -> tuple[Webhook, str]
     (staff without one: ``not_a_player``), ``game_not_active`` once the game has ended,
     ``invalid`` for a kind or URL that is not acceptable, including one whose host
     resolves to an address that is not public (checked again at every delivery),
-    ``limit_reached`` beyond ``WEBHOOKS_PER_GAME`` webhooks on the game.
+    ``conflict`` beyond ``WEBHOOKS_PER_GAME`` webhooks on the game.
     """
     if kind not in WebhookKind.values:
         raise ServiceError("invalid", _("Unknown webhook kind."))
     _seat_of(game_id, user)  # before the lookup: outsiders learn nothing about the URL
     try:
         # Outside the transaction: a slow DNS answer must not hold the game row's lock.
-        transport.check_destination(url)
-    except transport.DeliveryError as error:
+        WEBHOOK_POSTS.check_destination(url)
+    except DeliveryError as error:
         raise ServiceError("invalid", str(error)) from None
     with transaction.atomic():
         # Locked so two concurrent additions cannot both pass the cap.
@@ -42,7 +40,7 @@ def do_add_webhook(game_id, user, *, kind: str, url: str) -> tuple[Webhook, str]
             )
         if Webhook.objects.filter(game=game).count() >= settings.WEBHOOKS_PER_GAME:
             raise ServiceError(
-                LIMIT_REACHED,
+                "conflict",
                 _("A game takes at most %(count)d webhooks; delete one first.")
                 % {"count": settings.WEBHOOKS_PER_GAME},
             )

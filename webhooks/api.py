@@ -1,5 +1,6 @@
 """``/api/games/{id}/webhooks/``: a player's webhooks for one game: list, add, delete."""
 
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, throttle_classes
@@ -45,11 +46,10 @@ class WebhookCreateThrottle(UserRateThrottle):
 
 
 def _refused(error: ServiceError) -> ApiError:
-    status_code = 409 if error.code == actions.LIMIT_REACHED else STATUS_OF_CODE[error.code]
-    return ApiError(status_code, error.code, error.detail)
+    return ApiError(STATUS_OF_CODE[error.code], error.code, error.detail)
 
 
-# What the schema can say of an acceptable URL (transport.check_url): https, a host and
+# What the schema can say of an acceptable URL (WEBHOOK_POSTS.check_url): https, a host and
 # no user or password (no "@" before the path), no whitespace. Every URL the service
 # accepts matches it (tests/webhooks/test_api.py); whether the host has public addresses
 # only is found by resolving it, which no schema can say.
@@ -129,7 +129,7 @@ class WebhookCreatedSerializer(WebhookSerializer):
         403: _NOT_A_PLAYER,
         409: OpenApiResponse(
             ErrorSerializer,
-            description="`game_not_active`: the game has ended; `limit_reached`: the "
+            description="`game_not_active`: the game has ended; `conflict`: the "
             "game has its maximum of webhooks (`WEBHOOKS_PER_GAME`).",
         ),
         429: OpenApiResponse(
@@ -154,7 +154,10 @@ def webhooks(request, game_id):
     except ServiceError as error:
         raise _refused(error) from None
     data = WebhookCreatedSerializer(webhook, context={"secret": secret}).data
-    return Response(data, status=status.HTTP_201_CREATED)
+    response = Response(data, status=status.HTTP_201_CREATED)
+    # It holds the signing secret: no cache on the way (a proxy, a browser's) may keep it.
+    add_never_cache_headers(response)
+    return response
 
 
 @extend_schema(

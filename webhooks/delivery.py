@@ -20,23 +20,21 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
+from core.outbound.transport import LOOKUP_ALLOWANCE_SECONDS, DeliveryError
 from core.tasks import task_named
 from games.models import Game, Move
 from notifications import delivery as machine
 from notifications.delivery import Failure, NotAttempted, SendOutcome, SweepResult, Transport
 from talk.models import Message
 
-from . import payloads, signing, transport
-from .models import Webhook, WebhookDelivery, WebhookKind
+from . import payloads, signing
+from .models import WEBHOOK_POSTS, Webhook, WebhookDelivery, WebhookKind
 
 logger = logging.getLogger(__name__)
 
 Status = WebhookDelivery.Status
 STUCK_ERROR = "The worker stopped while posting; the post may or may not have arrived."
 INTERRUPTED_ERROR = "Stopped at the task's time limit; the post may or may not have arrived."
-# What a post may take beyond WEBHOOK_TOTAL_TIMEOUT_SECONDS: its name lookup is the
-# resolver's own (glibc's default: 5 s, twice, for each of up to three name servers).
-LOOKUP_ALLOWANCE_SECONDS = 30
 
 
 def queue_event(
@@ -143,13 +141,13 @@ def request_for(delivery: WebhookDelivery, now: int) -> tuple[bytes, dict[str, s
     return body, headers
 
 
-def classify(status: int) -> transport.DeliveryError | None:
+def classify(status: int) -> DeliveryError | None:
     """None for a 2xx answer, else the error: 408, 429 and 5xx are worth retrying; any
     other answer (4xx, and 3xx: redirects are not followed) will not change."""
     if 200 <= status < 300:
         return None
     transient = status in (408, 425, 429) or status >= 500
-    return transport.DeliveryError(f"HTTP {status}", permanent=not transient)
+    return DeliveryError(f"HTTP {status}", permanent=not transient)
 
 
 def send_pending_delivery(delivery_id: int) -> SendOutcome:
@@ -163,8 +161,8 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
 
 
 class WebhookTransport(Transport):
-    """Posts to webhook URLs (``webhooks.transport``), for the delivery machine; ``WEBHOOK``
-    is the one."""
+    """Posts to webhook URLs (``WEBHOOK_POSTS``: ``core.outbound``'s checked, pinned
+    transport), for the delivery machine; ``WEBHOOK`` is the one."""
 
     model = WebhookDelivery
     logger = logger
@@ -183,7 +181,7 @@ class WebhookTransport(Transport):
             # Queued before it was disabled: nothing is tried, the row says why.
             raise NotAttempted(f"The webhook was disabled: {webhook.disabled_reason}")
         body, headers = request_for(row, int(time.time()))
-        status = transport.post(
+        status = WEBHOOK_POSTS.post(
             webhook.url,
             body,
             headers,
@@ -195,7 +193,7 @@ class WebhookTransport(Transport):
             raise error
 
     def failure_for(self, exc: Exception) -> Failure:
-        if isinstance(exc, transport.DeliveryError):
+        if isinstance(exc, DeliveryError):
             return Failure(str(exc), permanent=exc.permanent)
         # A bug: only its type is stored (its message might quote the URL, a token).
         return Failure(type(exc).__name__, permanent=False, unexpected=True)
@@ -270,6 +268,7 @@ def requeue_stuck_deliveries(now: datetime) -> int:
 def sweep_budget_seconds() -> float:
     """How long a sweep may go on starting posts: its last post still ends before the
     task's soft time limit (``CELERY_TASK_SOFT_TIME_LIMIT``)."""
+    # A post's name lookup is the resolver's own, on top of its total timeout.
     longest_post = settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS + LOOKUP_ALLOWANCE_SECONDS
     return settings.CELERY_TASK_SOFT_TIME_LIMIT - longest_post
 

@@ -7,9 +7,17 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from core.outbound.transport import OutboundPosts, masked_url
 from notifications.delivery import DeliveryQuerySet, DeliveryRow
 
-from . import transport
+# Where webhooks post (core.outbound): URLs as long as ``Webhook.url``'s column; plain
+# http:// and loopback addresses only under WEBHOOKS_ALLOW_INSECURE_LOCALHOST (tests and
+# local runs).
+WEBHOOK_POSTS = OutboundPosts(
+    max_url_length=500,
+    loopback_setting="WEBHOOKS_ALLOW_INSECURE_LOCALHOST",
+    user_agent="Piratz-Webhooks/1",
+)
 
 
 class WebhookKind(models.TextChoices):
@@ -33,7 +41,7 @@ class Webhook(models.Model):
     ``disabled_reason`` tells the owner and the moderators why.
     """
 
-    MAX_URL_LENGTH = transport.MAX_URL_LENGTH
+    MAX_URL_LENGTH = WEBHOOK_POSTS.max_url_length
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="webhooks")
@@ -71,7 +79,7 @@ class Webhook(models.Model):
     def masked_url(self) -> str:
         """The URL without its path and query, which hold the channel's token for chat
         services: ``https://discord.com/…``."""
-        return transport.masked_url(self.url)
+        return masked_url(self.url)
 
 
 class WebhookDeliveryQuerySet(DeliveryQuerySet["WebhookDelivery"]):

@@ -18,6 +18,7 @@ from push.management.commands.make_vapid_keys import new_key_pair
 from push.models import PushSubscription
 from tests.browser import flows
 from tests.factories import make_user
+from tests.resolver import resolving
 
 pytestmark = pytest.mark.browser
 
@@ -39,8 +40,10 @@ async ([endpoint, p256dh, auth]) => {
 """
 
 
-def test_service_worker_offline_page_and_push_settings(site, visitors, settings):
+def test_service_worker_offline_page_and_push_settings(site, visitors, settings, monkeypatch):
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = new_key_pair()
+    # Subscribing resolves the endpoint's host (the live server runs in this process).
+    resolving(monkeypatch, {"push.example.net": "93.184.215.14"})
     make_user("anna@example.com")
     anna = visitors("Anna")
     anna.context.grant_permissions(["notifications"], origin=site.url)

@@ -1,6 +1,7 @@
 """Push test helpers: a push service of our own on 127.0.0.1 that decrypts what it gets
 (RFC 8291, aes128gcm) with the subscription's private key and checks the VAPID token
-(RFC 8292); browser-side keys made with ``cryptography``; VAPID keys set."""
+(RFC 8292); browser-side keys made with ``cryptography``; VAPID keys set; the push
+services' names the tests subscribe at resolve to a public address."""
 
 import json
 import os
@@ -17,6 +18,17 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from push.actions import do_subscribe
 from push.endpoints import b64url_decode, b64url_encode
 from push.management.commands.make_vapid_keys import new_key_pair
+from tests.resolver import resolving
+
+# Subscribing resolves the endpoint's host (push.endpoints): these names answer a public
+# address, as a real push service's do. Nothing is ever posted there.
+PUBLIC_ADDRESS = "93.184.215.14"
+PUSH_SERVICES = {"push.example.net": PUBLIC_ADDRESS, "push.example.org": PUBLIC_ADDRESS}
+
+
+@pytest.fixture(autouse=True)
+def _push_services_resolve(monkeypatch):
+    resolving(monkeypatch, PUSH_SERVICES)
 
 
 @dataclass

@@ -35,12 +35,14 @@ def test_a_move_posts_each_kind_its_shape(
     posts = {post.path: post for post in receiver.posts}
     assert set(posts) == {"/discord", "/slack", "/json"}
     discord, slack, data = posts["/discord"].json, posts["/slack"].json, posts["/json"].json
-    assert set(discord) == {"content", "allowed_mentions"}
+    assert set(discord) == {"content", "allowed_mentions", "flags"}
     assert discord["allowed_mentions"] == {"parse": []}
+    assert discord["flags"] == 4  # SUPPRESS_EMBEDS: no preview cards of links
     assert "Anna revealed" in discord["content"]
     assert "Now it is Anna's turn." in discord["content"]  # P9: she may reveal again
     assert "https://piratz.example/games/" in discord["content"]
-    assert set(slack) == {"text"}
+    assert set(slack) == {"text", "unfurl_links", "unfurl_media"}
+    assert slack["unfurl_links"] is False and slack["unfurl_media"] is False
     assert "Anna revealed" in slack["text"]
 
     assert data["event"] == "move_applied"

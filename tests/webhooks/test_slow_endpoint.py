@@ -4,9 +4,10 @@ import time
 
 import pytest
 
+from core.outbound.transport import DeliveryError
 from notifications.outbox import SendOutcome
-from webhooks import delivery, transport
-from webhooks.models import WebhookDelivery
+from webhooks import delivery
+from webhooks.models import WEBHOOK_POSTS, WebhookDelivery
 
 from .conftest import add_webhook, play
 
@@ -16,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def test_a_post_to_a_trickling_endpoint_gives_up_at_its_total_timeout(tarpit):
     """Each byte comes well within the per-read timeout; the total still ends the post."""
     started = time.monotonic()
-    with pytest.raises(transport.DeliveryError) as failed:
-        transport.post(tarpit.url(), b"{}", {}, timeout=2, total_timeout=1.5)
+    with pytest.raises(DeliveryError) as failed:
+        WEBHOOK_POSTS.post(tarpit.url(), b"{}", {}, timeout=2, total_timeout=1.5)
     elapsed = time.monotonic() - started
     assert 1.5 <= elapsed < 3
     assert not failed.value.permanent
@@ -46,6 +47,6 @@ def test_a_delivery_to_a_trickling_endpoint_is_a_failed_attempt_to_retry(
 
 def test_the_answer_counts_once_its_status_has_come(receiver):
     """A plain answer still works: the status is read, the body drained."""
-    assert transport.post(receiver.url(), b"{}", {}, timeout=2, total_timeout=5) == 200
+    assert WEBHOOK_POSTS.post(receiver.url(), b"{}", {}, timeout=2, total_timeout=5) == 200
     [post] = receiver.posts
     assert (post.body, post.headers["Content-Type"]) == (b"{}", "application/json")

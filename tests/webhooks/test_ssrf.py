@@ -5,27 +5,14 @@ import socket
 import pytest
 
 from core.errors import ServiceError
-from webhooks import delivery, transport
-from webhooks.models import Webhook, WebhookDelivery
+from core.outbound.transport import UnsafeUrl
+from tests.resolver import resolving
+from webhooks import delivery
+from webhooks.models import WEBHOOK_POSTS, Webhook, WebhookDelivery
 
 from .conftest import add_webhook, play
 
 pytestmark = pytest.mark.django_db
-
-REAL_GETADDRINFO = socket.getaddrinfo
-
-
-def resolving(monkeypatch, names: dict[str, str]):
-    """Only the resolver is replaced: ``names`` (host -> IP) answer as a DNS server would,
-    other hosts resolve for real."""
-
-    def getaddrinfo(host, port, *args, **kwargs):
-        if host in names:
-            family = socket.AF_INET6 if ":" in names[host] else socket.AF_INET
-            return [(family, socket.SOCK_STREAM, 6, "", (names[host], port))]
-        return REAL_GETADDRINFO(host, port, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
 
 @pytest.mark.parametrize(
@@ -72,8 +59,8 @@ def test_private_and_link_local_addresses_are_refused_at_creation(game, anna, mo
     ],
 )
 def test_malformed_urls_are_refused(url, why):
-    with pytest.raises(transport.UnsafeUrl, match=why):
-        transport.check_url(url)
+    with pytest.raises(UnsafeUrl, match=why):
+        WEBHOOK_POSTS.check_url(url)
 
 
 def test_loopback_needs_the_test_allowance(game, anna, settings, receiver):
@@ -83,8 +70,8 @@ def test_loopback_needs_the_test_allowance(game, anna, settings, receiver):
             add_webhook(game, anna, "json", url)
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = True
     # Even with it, plain http only to loopback hosts.
-    with pytest.raises(transport.UnsafeUrl, match="Only https://"):
-        transport.check_url("http://hooks.example.com/")
+    with pytest.raises(UnsafeUrl, match="Only https://"):
+        WEBHOOK_POSTS.check_url("http://hooks.example.com/")
     add_webhook(game, anna, "json", receiver.url())
 
 
@@ -142,8 +129,8 @@ def test_a_name_with_one_bad_address_among_good_ones_is_refused(monkeypatch):
         ]
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    with pytest.raises(transport.UnsafeUrl, match=r"10\.0\.0\.1"):
-        transport.check_destination("https://mixed.example.test/")
+    with pytest.raises(UnsafeUrl, match=r"10\.0\.0\.1"):
+        WEBHOOK_POSTS.check_destination("https://mixed.example.test/")
 
 
 def test_an_unresolvable_name_is_transient_at_delivery(game, anna, receiver, monkeypatch):

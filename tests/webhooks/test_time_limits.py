@@ -5,8 +5,9 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings as django_settings
 
+from core.outbound.transport import LOOKUP_ALLOWANCE_SECONDS, OutboundPosts
 from piratz_site.celery import app
-from webhooks import delivery, transport
+from webhooks import delivery
 from webhooks.models import WebhookDelivery
 
 from .conftest import add_webhook, play, play_some
@@ -54,7 +55,7 @@ def test_a_claim_is_taken_back_only_after_its_task_must_have_been_killed():
 
 
 def test_a_sweep_starts_no_post_that_could_outlast_its_soft_time_limit():
-    longest = django_settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS + delivery.LOOKUP_ALLOWANCE_SECONDS
+    longest = django_settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS + LOOKUP_ALLOWANCE_SECONDS
     assert delivery.sweep_budget_seconds() + longest <= app.conf.task_soft_time_limit
     assert delivery.sweep_budget_seconds() > 0
 
@@ -69,7 +70,7 @@ def test_a_delivery_stopped_at_its_soft_time_limit_is_recorded_and_released(
     def post(*args, **kwargs):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(transport, "post", post)
+    monkeypatch.setattr(OutboundPosts, "post", post)
     with pytest.raises(SoftTimeLimitExceeded):  # the task still ends
         delivery.send_pending_delivery(row.id)
     row.refresh_from_db()

@@ -1,12 +1,16 @@
-"""Which IP addresses a webhook may be posted to: one table of the networks that are not.
+"""Which IP addresses the service may connect to for a person: one table of those it may not.
 
-The table (``SPECIAL_NETWORKS``) follows IANA's IPv4 and IPv6 Special-Purpose Address
-Registries. Each row refuses its network, except the rows of the IPv6 forms that carry an
-IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo): those are decided by the IPv4 address
-inside, as that is where the packets end up. Any other IPv6 address outside global
-unicast (``2000::/3``) is refused too. Python's ``is_global`` is not enough on its own:
-it calls site-local ``fec0::/10``, documentation ``3fff::/20`` and a 6to4 address of a
-private IPv4 network (``2002:a00::/24``) global.
+Every outbound post to an address someone typed (a webhook's URL, a browser's push
+endpoint, anything later) is checked against this one table, by
+``core.outbound.transport``. The table (``SPECIAL_NETWORKS``) follows IANA's IPv4 and
+IPv6 Special-Purpose Address Registries. Each row refuses its network, except the rows
+of the IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo): those
+are decided by the IPv4 address inside, as that is where the packets end up. Any other
+IPv6 address outside global unicast (``2000::/3``) is refused too. Python's
+``is_global`` is not enough: it calls global site-local ``fec0::/10``, documentation
+``3fff::/20``, the 6to4 relay anycast ``192.88.99.0/24``, IPv4-compatible ``::7f00:1``,
+the NAT64 forms of the metadata address and of loopback (``64:ff9b::a9fe:a9fe``,
+``64:ff9b::7f00:1``) and a 6to4 address of a private IPv4 network (``2002:a00::/24``).
 """
 
 import ipaddress

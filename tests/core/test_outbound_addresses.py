@@ -1,10 +1,10 @@
-"""The one table of networks a webhook may not reach: every row, and the IPv4 inside IPv6."""
+"""The one table of networks no outbound post may reach: every row, and the IPv4 inside IPv6."""
 
 import ipaddress
 
 import pytest
 
-from webhooks.addresses import SPECIAL_NETWORKS, refusal
+from core.outbound.addresses import SPECIAL_NETWORKS, refusal
 
 PUBLIC_V4 = "93.184.215.14"
 PRIVATE_V4 = "10.0.0.1"
