@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.languages import language_of
 from accounts.models import User
 from core.errors import ServiceError
+from core.text import clean_typed_text
 from games import deadlines
 from games.models import Game, Seat
 from moderation import audit
@@ -101,9 +102,10 @@ def do_file_report(
 
     Only about games the reporter holds a seat in: any other game is ``not_found``, as
     if it did not exist (staff without a seat: ``not_a_player``). ``invalid`` for an
-    unknown category, a blank text or one over ``Report.MAX_TEXT_LENGTH`` characters, a
-    seat the game does not have, or the reporter's own seat. How often one may report is
-    the API's throttle.
+    unknown category, a blank text or one the one rule for typed text refuses
+    (``core.text.clean_typed_text``: over ``Report.MAX_TEXT_LENGTH`` characters, control
+    characters), a seat the game does not have, or the reporter's own seat. How often one
+    may report is the API's throttle.
     """
     if category not in ReportCategory.values:
         raise ServiceError(
@@ -114,11 +116,9 @@ def do_file_report(
     text = str(text or "").strip()
     if not text:
         raise ServiceError("invalid", _("Say in a few words what happened."))
-    if len(text) > Report.MAX_TEXT_LENGTH:
-        raise ServiceError(
-            "invalid",
-            _("The text must be at most %(max)d characters.") % {"max": Report.MAX_TEXT_LENGTH},
-        )
+    text = clean_typed_text(
+        text, field_label=_("The text"), max_length=Report.MAX_TEXT_LENGTH, multiline=True
+    )
     game = Game.objects.filter(id=game_id).first()
     seats = list(Seat.objects.select_related("user").filter(game=game)) if game else []
     if game is None or not any(row.user_id == reporter.id for row in seats):

@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from core.text import clean_typed_text
 from moderation.models import AuditAction, AuditEntry
 
 MAX_REASON_LENGTH = 500
@@ -11,17 +12,14 @@ MAX_REASON_LENGTH = 500
 
 def clean_reason(reason) -> str:
     """The moderator's reason on one line; raises ``ServiceError("invalid")`` when it is
-    blank or longer than ``MAX_REASON_LENGTH``. Actions call it before changing anything,
-    so a missing reason is refused with nothing done."""
+    blank, or when the one rule for typed text refuses it (``core.text.clean_typed_text``:
+    longer than ``MAX_REASON_LENGTH``, control or invisible characters; players read some
+    reasons). Actions call it before changing anything, so a refused reason changes
+    nothing."""
     reason = " ".join(str(reason or "").split())  # one line: it also goes into log lines
     if not reason:
         raise ServiceError("invalid", _("Give a reason for the moderator action."))
-    if len(reason) > MAX_REASON_LENGTH:
-        raise ServiceError(
-            "invalid",
-            _("The reason must be at most %(max)d characters.") % {"max": MAX_REASON_LENGTH},
-        )
-    return reason
+    return clean_typed_text(reason, field_label=_("The reason"), max_length=MAX_REASON_LENGTH)
 
 
 def record(

@@ -2,6 +2,8 @@
 
 from django import forms
 
+from core.errors import ServiceError
+from moderation import audit
 from moderation.audit import MAX_REASON_LENGTH
 
 
@@ -21,4 +23,9 @@ class ReasonForm(forms.Form):
     reason = reason_field("Why you take this action; it is written to the audit log.")
 
     def clean_reason(self) -> str:
-        return " ".join(self.cleaned_data["reason"].split())  # one line, as in the log
+        # The action's own rule (one line, as in the log; no control or invisible
+        # characters), so the form says what the action would refuse, next to the field.
+        try:
+            return audit.clean_reason(self.cleaned_data["reason"])
+        except ServiceError as refused:
+            raise forms.ValidationError(refused.detail) from None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import ServiceError
+from core.text import clean_typed_text
 from games import queries
 from games.models import Game, Seat
 from moderation import audit
@@ -20,33 +21,18 @@ from talk import emails, events
 from talk.models import Message, MessageReport
 
 RATE_WINDOW = timedelta(hours=1)
-# Line breaks and tabs are plain text; other control characters (and lone surrogates,
-# which JSON can carry) are not, and could break a page, an email or a log line.
-_ALLOWED_CONTROLS = {"\n", "\t"}
+# The longest reason a player gives when reporting a message (the page's field says so too).
+REPORT_REASON_MAX_LENGTH = 500
 
 
 def clean_text(text) -> str:
     """``text`` as stored: line ends made ``\\n``, trimmed. ``ServiceError("invalid")`` when
-    it is not a string, empty, over ``Message.MAX_LENGTH`` characters or holds control
-    characters other than line breaks and tabs."""
-    if not isinstance(text, str):
-        raise ServiceError("invalid", _("A message is text."))
-    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
-    if not text:
-        raise ServiceError("invalid", _("A message cannot be empty."))
-    if len(text) > Message.MAX_LENGTH:
-        raise ServiceError(
-            "invalid",
-            _("A message can be at most %(max)d characters; this one has %(length)d.")
-            % {"max": Message.MAX_LENGTH, "length": len(text)},
-        )
-    if any(
-        (char < " " or "\x7f" <= char <= "\x9f" or "\ud800" <= char <= "\udfff")
-        and char not in _ALLOWED_CONTROLS
-        for char in text
-    ):
-        raise ServiceError("invalid", _("A message cannot contain control characters."))
-    return text
+    it is not a string, empty, over ``Message.MAX_LENGTH`` characters or holds what the one
+    rule for typed text refuses in several lines (``core.text.clean_typed_text``: control
+    characters other than line breaks and tabs, lone surrogates, direction overrides)."""
+    return clean_typed_text(
+        text, field_label=_("A message"), max_length=Message.MAX_LENGTH, multiline=True
+    )
 
 
 def _writer_seat(game: Game, user: User) -> int:
@@ -154,12 +140,21 @@ def do_unhide_message(moderator: User, message_id: int, reason: str) -> Message:
 
 def do_report_message(reporter: User, message_id: int, reason: str = "") -> MessageReport:
     """A player of the message's game reports it to the moderators (once; again changes
-    nothing). ``not_found`` for someone not at that table or no such message."""
+    nothing), with an optional ``reason`` kept on one line. ``not_found`` for someone not
+    at that table or no such message; ``invalid`` for a reason the one rule for typed text
+    refuses (``core.text.clean_typed_text``: over ``REPORT_REASON_MAX_LENGTH`` characters,
+    control or invisible characters)."""
     message = Message.objects.select_related("game").filter(pk=message_id).first()
     if message is None or queries.seat_of(message.game, reporter) is None:
         raise ServiceError("not_found", _("No such message at a table of yours."))
+    reason = clean_typed_text(
+        " ".join(reason.split()) if isinstance(reason, str) else reason,  # one line
+        field_label=_("The reason"),
+        max_length=REPORT_REASON_MAX_LENGTH,
+        required=False,
+    )
     report, _created = MessageReport.objects.get_or_create(
-        message=message, reporter=reporter, defaults={"reason": " ".join(reason.split())[:500]}
+        message=message, reporter=reporter, defaults={"reason": reason}
     )
     return report
 

@@ -1,5 +1,5 @@
 """``/api/games/{id}/messages/``: the game's table talk, read by its players and staff,
-written by its players (CONTRACT.md section 3)."""
+written by its players (docs/api.md "Playing together")."""
 
 from typing import cast
 

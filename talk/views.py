@@ -58,6 +58,11 @@ def report_message(request: HttpRequest, game_id, message_id: int) -> HttpRespon
     try:
         actions.do_report_message(request.user, message_id, request.POST.get("reason", ""))
     except ServiceError as refused:
-        raise Http404(refused.detail) from None  # not_found: not at that table
-    messages.success(request, _("Thank you: the moderators will look at the message you reported."))
+        if refused.code == "not_found":  # not at that table
+            raise Http404(refused.detail) from None
+        messages.error(request, refused.detail)  # a reason the rule for typed text refuses
+    else:
+        messages.success(
+            request, _("Thank you: the moderators will look at the message you reported.")
+        )
     return _back_to_talk(game_id)

@@ -8,6 +8,9 @@ order, the shuffle key or a blind collection; the table link is the plain game p
 never a signed entry link (``games.notify.game_entry_url`` signs in: a credential).
 """
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -32,6 +35,35 @@ CLOCK_EVENTS = {"paused": GAME_PAUSED, "resumed": GAME_RESUMED, "extended": DEAD
 # A player wrote at the table (talk.events.message_posted).
 MESSAGE = "message"
 _UTC = ZoneInfo("UTC")
+# Discord's message flag that shows no preview card of a link: a person's link must not
+# come with a title and picture of its site's choosing ("Your login link").
+_SUPPRESS_EMBEDS = 1 << 2
+# The most of a person's message a chat post repeats, as shown (escaped, quoted): with the
+# service's own lines and the link the post stays within Discord's 2000 characters.
+SAID_AT_MOST = 1500
+
+
+@dataclass(frozen=True)
+class ChatMarkup:
+    """How a chat shows text people typed (names, table talk) as nothing but text:
+    ``escape`` turns its markup in a piece into plain characters, and each line of a
+    person's text on several lines starts with ``quote``, so no line of theirs can pass
+    for one of the service's ("Now it is Anna's turn.")."""
+
+    escape: Callable[[str], str]
+    quote: str
+
+
+# Discord's markdown: a backslash before any of these shows it as it is. Emphasis,
+# strikethrough, spoilers and code (* _ ~ | `), masked links ([text](url): "[Your login
+# link](https://evil.example)"), mentions, channels and timestamps (<@1>, @everyone), and
+# what starts a quote, heading, list or subtext line (> # -).
+_DISCORD_MARKUP = re.compile(r"([\\*_~|`\[\]<>@#-])")
+DISCORD = ChatMarkup(escape=lambda text: _DISCORD_MARKUP.sub(r"\\\1", text), quote="> ")
+# Slack's mrkdwn is escaped as a whole (``_slack_escape``: & < >, so no <url|text> link
+# nor <!channel> mention); it has no escape for emphasis (* _ ~ `), which can style words
+# but neither link, mention nor start a line.
+SLACK = ChatMarkup(escape=lambda text: text, quote="> ")
 
 
 def table_url(game: Game) -> str:
@@ -72,8 +104,8 @@ def event_data(
         # chat line says a moderator's forced move was not the deadline (games.describe).
         data["move"] = {**entry, "at": _iso(entry["at"]), "actor": move.actor}
     if message is not None:
-        # Plain text as written: each receiver escapes it for where it shows it (Slack's
-        # escaping and Discord's no-pings below; a program's own).
+        # Plain text as written: each receiver escapes it for where it shows it (the
+        # chats' markup below, ``ChatMarkup``; a program's own).
         data["message"] = {
             "id": message.pk,
             "seat": message.seat,
@@ -91,17 +123,25 @@ def body_for(webhook: Webhook, data: dict, game: Game) -> dict:
     language for the chat kinds."""
     if webhook.kind == WebhookKind.JSON:
         return data
+    markup = DISCORD if webhook.kind == WebhookKind.DISCORD else SLACK
     with translation.override(language_of(webhook.owner)):
-        text = summary(data, game)
+        text = summary(data, game, markup)
     if webhook.kind == WebhookKind.DISCORD:
-        # No pings: a player named "@everyone" must not notify the whole server.
-        return {"content": text[:2000], "allowed_mentions": {"parse": []}}
-    return {"text": _slack_escape(text)}
+        # No pings: a player named "@everyone" must not notify the whole server; no
+        # preview cards: a link in table talk shows as the address it is.
+        return {
+            "content": text[:2000],
+            "allowed_mentions": {"parse": []},
+            "flags": _SUPPRESS_EMBEDS,
+        }
+    return {"text": _slack_escape(text), "unfurl_links": False, "unfurl_media": False}
 
 
-def summary(data: dict, game: Game) -> str:
-    """One short paragraph for a chat: what happened, who is to move, the link."""
-    names = Names([player["name"] for player in data["players"]])
+def summary(data: dict, game: Game, markup: ChatMarkup) -> str:
+    """One short paragraph for a chat: what happened, who is to move, the link. Whatever
+    people typed (names, table talk) is shown through ``markup``: as text, never as the
+    chat's formatting, links or mentions, and never as a line of the service's own."""
+    names = Names([_name(player["name"], markup) for player in data["players"]])
     words = words_for(game.game)
     lines = []
     title = words.chat_title(data["game_id"][:8])
@@ -120,7 +160,16 @@ def summary(data: dict, game: Game) -> str:
         lines.append(title + ":")
     if data["event"] == MESSAGE:
         said = data["message"]
-        lines.append(_("%(name)s at the table: %(text)s") % said)
+        name = _name(said["name"], markup)
+        written = [markup.escape(line) for line in said["text"].splitlines() if line.strip()]
+        if len(written) <= 1:
+            one_line = _at_most("".join(written))
+            lines.append(_("%(name)s at the table: %(text)s") % {"name": name, "text": one_line})
+        else:
+            # Several lines: each in the chat's quote, below the service's line that says
+            # who wrote them (blank ones left out: in Discord one would end the quote).
+            lines.append(_("%(name)s at the table:") % {"name": name})
+            lines.extend(markup.quote + line for line in _lines_at_most(written))
         lines.append(data["table_url"])
         return "\n".join(lines)
     if data["event"] == GAME_PAUSED:
@@ -135,7 +184,7 @@ def summary(data: dict, game: Game) -> str:
         else:
             lines.append(_("The game has ended without a result."))
     elif data["seat_to_move"] is not None and data["event"] != GAME_PAUSED:
-        text = _("Now it is %(name)s's turn.") % {"name": data["player_to_move"]}
+        text = _("Now it is %(name)s's turn.") % {"name": _name(data["player_to_move"], markup)}
         if game.deadline is not None:
             text += " " + _("Deadline: %(deadline)s.") % {
                 "deadline": format_moment(game.deadline, _UTC)
@@ -143,6 +192,30 @@ def summary(data: dict, game: Game) -> str:
         lines.append(text)
     lines.append(data["table_url"])
     return "\n".join(lines)
+
+
+def _name(name: str, markup: ChatMarkup) -> str:
+    # A name is one line (core.text); runs of spaces are made one all the same, for a name
+    # from before the rule.
+    return markup.escape(" ".join(str(name).split()))
+
+
+def _at_most(text: str) -> str:
+    return text if len(text) <= SAID_AT_MOST else text[: SAID_AT_MOST - 1] + "…"
+
+
+def _lines_at_most(lines: list[str]) -> list[str]:
+    """``lines`` as far as ``SAID_AT_MOST`` characters go, each counted with its quote and
+    line break; the last one cut with "…" where they end early."""
+    kept: list[str] = []
+    room = SAID_AT_MOST
+    for line in lines:
+        if len(line) + 3 > room:
+            kept.append(line[: max(room - 4, 0)] + "…")
+            break
+        kept.append(line)
+        room -= len(line) + 3
+    return kept
 
 
 def _slack_escape(text: str) -> str:

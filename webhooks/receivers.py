@@ -16,7 +16,7 @@ def queue_end(sender, game, **kwargs):
 
 
 def queue_clock(sender, game, event, **kwargs):
-    # The host paused, resumed or extended (CONTRACT section 3): "game_paused", ...
+    # The host paused, resumed or extended (docs/api.md "Playing together"): "game_paused", ...
     delivery.queue_event(game, payloads.CLOCK_EVENTS[event])
 
 

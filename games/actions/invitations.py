@@ -28,6 +28,7 @@ from games.actions.common import (
 from games.catalogue import kinds, rules_for
 from games.clocks import clean_clock
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
+from games.invitation_limits import check_invitation_limits, lock_inviter
 from games.models import ClockKind, EndReason, Game, GameStatus, Seat
 from notifications.outbox import sent_together
 
@@ -54,43 +55,25 @@ def clean_emails(emails: Iterable[str]) -> list[str]:
 
 
 def _check_creation_limits(host: User, invitees: list[str], now: datetime) -> None:
-    """Refuse a game that would let ``host`` use the service to spam strangers, or that a
-    suspended player would host or be invited to (``User.is_suspended``)."""
+    """Refuse a game that would let ``host`` use the service to spam strangers
+    (``GAMES_PER_USER_PER_DAY``, and the invitation limits every door shares:
+    ``games.invitation_limits``), or that a suspended player would host or be invited to
+    (``User.is_suspended``). The host's row is locked (``lock_inviter``)."""
     if User.objects.filter(User.suspended_q(now), pk=host.pk).exists():
         raise ServiceError(
             "suspended",
             _("A moderator has suspended your account, so you cannot create games for now."),
         )
     day_ago = now - timedelta(days=1)
-    recent_games = Game.objects.filter(host=host, created_at__gte=day_ago)
-    if recent_games.count() >= settings.GAMES_PER_USER_PER_DAY:
+    if Game.objects.filter(host=host, created_at__gte=day_ago).count() >= (
+        settings.GAMES_PER_USER_PER_DAY
+    ):
         raise ServiceError(
             "throttled",
             _("You can create at most %(count)d games a day.")
             % {"count": settings.GAMES_PER_USER_PER_DAY},
         )
-    sent = Seat.objects.filter(game__in=recent_games).exclude(user=host).count()
-    if sent + len(invitees) > settings.INVITATIONS_PER_USER_PER_DAY:
-        raise ServiceError(
-            "throttled",
-            _("You can invite at most %(count)d players a day.")
-            % {"count": settings.INVITATIONS_PER_USER_PER_DAY},
-        )
-    busy = any(
-        Seat.objects.filter(
-            user__email=email, game__status=GameStatus.INVITED, accepted_at=None
-        ).count()
-        >= settings.PENDING_INVITATIONS_PER_ADDRESS
-        for email in invitees
-    )
-    suspended = User.objects.filter(User.suspended_q(now), email__in=invitees).exists()
-    if busy or suspended:
-        # Neither which address nor why (its pending count, a suspension): that is the
-        # person's business, not the host's; both refusals read the same.
-        raise ServiceError(
-            "throttled",
-            _("One of these addresses cannot be invited right now; try again later."),
-        )
+    check_invitation_limits(host, invitees, now)
 
 
 def do_create_game(
@@ -186,7 +169,7 @@ def do_create_game(
     # sent_together: one send task for every invitation.
     with transaction.atomic(), sent_together():
         # Lock the host so two concurrent requests cannot both slip under the daily caps.
-        User.objects.select_for_update().filter(pk=host.pk).first()
+        lock_inviter(host)
         _check_creation_limits(host, invitees, now)
         record = Game.objects.create(
             game=game,
@@ -238,7 +221,10 @@ def do_create_arranged_game(
     the caller has checked the kind, its options, the player count and ``turn_hours``.
     Stand-in bots are on for 3-4 players, as in ``do_create_game``. Must run inside the
     caller's transaction; the game starts as ``do_accept_invitation``'s last acceptance does.
+    Refuses (``invalid``) a player who has deleted their account: nobody is left to seat.
     """
+    if any(player.erased_at is not None for player in players):
+        raise ServiceError("invalid", _("A player of this game has deleted their account."))
     server_seed, commitment = new_server_seed(game)
     now = timezone.now()
     record = Game.objects.create(

@@ -1,5 +1,6 @@
 """``{% load table_talk %}{% table_talk game reader_seat %}``: the table talk panel of the
-game page (templates/talk/_table_talk.html).
+game page (templates/talk/_table_talk.html); ``|indent_continuation``: a message's lines in
+a plain-text email.
 
 The game page's templates load this library because games may not import the talk app
 (docs/architecture.md "The floors"). One query: the newest ``SHOWN_AT_MOST`` messages with
@@ -58,3 +59,16 @@ def table_talk(context, game: Game, reader_seat: int | None) -> dict:
         # An inclusion tag's template gets only what it returns: the form needs the token.
         "csrf_token": context.get("csrf_token"),
     }
+
+
+# How far a message's second and later lines stand in from the start of a plain-text
+# email's lines: deeper than any line of the email's own, the list's dash included.
+CONTINUATION = "    "
+
+
+@register.filter
+def indent_continuation(text: str) -> str:
+    """A message in a plain-text email: each line after its first indented by
+    ``CONTINUATION``, so that no line a player typed ("Answer at the table: https://...")
+    starts where the email's own lines do and passes for one of them."""
+    return ("\n" + CONTINUATION).join(str(text).splitlines())

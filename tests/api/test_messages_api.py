@@ -83,6 +83,18 @@ class TestRefusals:
             actions.post_message(game, anna, text)
         assert refusal.value.code == "invalid"
 
+    @pytest.mark.parametrize("text", ["\u202eevil.example", "a\u2066b\u2069"])
+    def test_a_direction_override_is_refused(self, game, anna, text):
+        # It shows text in another order than it is stored: the one rule for typed text.
+        response = write(anna, game, text)
+        refused(response, 400, "invalid")
+        assert response.json()["detail"] == "A message cannot contain control characters."
+        assert not Message.objects.exists()
+
+    def test_emoji_joined_by_zero_width_joiners_are_text(self, game, anna):
+        pirate_flag = "\U0001f3f4\u200d\u2620\ufe0f"
+        assert write(anna, game, f"Ahoy {pirate_flag}").status_code == 201
+
     def test_spaces_around_do_not_count_against_the_length(self, game, anna):
         assert write(anna, game, "  " + "x" * 1000 + "\n").status_code == 201
 

@@ -9,6 +9,7 @@ from core.errors import ServiceError
 from games import actions
 from games.models import GameStatus, Move
 from moderation import audit
+from moderation.forms import ReasonForm
 from moderation.models import AuditAction, AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -112,3 +113,29 @@ def test_a_stale_version_writes_no_entry(game, moderator):
         actions.do_abort_game(game.id, moderator, version=3, reason="Spam.")
     assert refused.value.code == "stale_version"
     assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("reason", ["Spam\u001b[2J.", "Spam\u0007.", "\u202e.mapS", "Sp\u200bam."])
+def test_a_reason_with_control_or_invisible_characters_is_refused_and_changes_nothing(
+    game, moderator, reason
+):
+    # Some reasons reach players (a suspension's): the one rule for typed text, one line.
+    deadline = game.deadline
+    with pytest.raises(ServiceError) as refused:
+        actions.do_extend_deadline(game.id, moderator, 10, reason=reason)
+    assert refused.value.code == "invalid"
+    assert refused.value.detail == "The reason cannot contain control or invisible characters."
+    game.refresh_from_db()
+    assert game.deadline == deadline and not AuditEntry.objects.exists()
+
+
+def test_a_reason_on_several_lines_is_kept_on_one(game, moderator):
+    actions.do_extend_deadline(game.id, moderator, 10, reason="Bert\r\nis  ill.")
+    assert AuditEntry.objects.get().reason == "Bert is ill."
+
+
+def test_the_reason_form_refuses_what_the_audit_log_refuses():
+    form = ReasonForm({"reason": "Spam\u001b[2J."})
+    assert not form.is_valid()
+    assert form.errors["reason"] == ["The reason cannot contain control or invisible characters."]
+    assert ReasonForm({"reason": " Spam\n and more "}).is_valid()

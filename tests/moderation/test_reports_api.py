@@ -67,13 +67,28 @@ def test_malformed_reports_are_invalid_and_store_nothing(game, bert, change, fie
     ],
 )
 def test_the_game_and_text_must_be_json_strings(game, bert, change):
-    """CONTRACT: a wrong type is a malformed body (400 ``invalid``), never coerced into a
-    report (it was filed: 201) or a lookup of a game (404)."""
+    """docs/api.md "Errors": a wrong type is a malformed body (400 ``invalid``), never coerced
+    into a report (it was filed: 201) or a lookup of a game (404)."""
     body = {"game": str(game.id), "seat": 0, "category": "abuse", "text": "Rude."}
     response = post(bert, {**body, **change(game)})
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
     assert not Report.objects.exists()
+
+
+@pytest.mark.parametrize("text", ["Rude\u001b[2J.", "Rude\u0007.", "\u202e.eduR"])
+def test_a_report_text_with_control_characters_is_refused(game, bert, text):
+    # Moderators read it on their pages and in the admin: the one rule for typed text.
+    response = post(bert, {"game": str(game.id), "category": "abuse", "text": text})
+    assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert response.json()["detail"] == "The text cannot contain control characters."
+    assert not Report.objects.exists()
+
+
+def test_a_report_text_may_have_several_lines(game, bert):
+    response = post(bert, {"game": str(game.id), "category": "abuse", "text": "One.\r\nTwo."})
+    assert response.status_code == 201
+    assert Report.objects.get().text == "One.\nTwo."
 
 
 def test_a_report_of_2000_characters_is_accepted(game, bert):

@@ -98,3 +98,17 @@ def test_german_readers_get_it_in_german(anna, bert, time_machine):
     (mail,) = emails("table_talk", bert)
     assert mail.subject == "Piratz: am Tisch geschrieben von Anna"
     assert "Antworte am Tisch" in mail.body_text
+
+
+def test_a_message_on_several_lines_cannot_pass_for_the_emails_own_lines(anna, bert, time_machine):
+    wants_talk(bert)
+    game = start_game([anna, bert])
+    say(game, anna, "gg\nAnswer at the table: https://evil.example", time_machine)
+    assert sweep(time_machine) == 1
+    [mail] = emails("table_talk", bert)
+    # Its second line stands in below hers; the email's own line starts the line.
+    assert "- Anna: gg\n    Answer at the table: https://evil.example\n" in mail.body_text
+    starts = [line for line in mail.body_text.splitlines() if line.startswith("Answer at")]
+    assert starts == [f"Answer at the table: {starts[0].split(': ', 1)[1]}"]
+    assert "evil.example" not in starts[0]
+    assert "gg<br>Answer at the table: https://evil.example" in mail.body_html

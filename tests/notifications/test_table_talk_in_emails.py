@@ -87,3 +87,14 @@ def test_the_digest_tells_each_games_talk(anna, bert, time_machine):
     [digest] = emails("digest", bert)
     assert talk_section(digest.body_text) == ["Anna: Your <move>"]
     assert "Anna</strong>: Your &lt;move&gt;" in digest.body_html
+
+
+def test_a_message_on_several_lines_stands_in_below_its_first_in_the_turn_email(
+    anna, bert, time_machine
+):
+    game = start_game([anna, bert])
+    say(game, anna, "gg\nIt is your turn: https://evil.example", time_machine)
+    game = turn(game, anna, time_machine)
+    body = emails("your_turn", bert)[-1].body_text
+    assert "- Anna: gg\n    It is your turn: https://evil.example\n" in body
+    assert not any(line.startswith("It is your turn: https") for line in body.splitlines())

@@ -14,7 +14,7 @@ from .conftest import add_webhook, play
 
 pytestmark = pytest.mark.django_db
 
-# RATTENSCHARF.md Example 5 (game R): green loses to the rats on turn 4.
+# docs/rules/rattenscharf.md, Example 5 (game R): green loses to the rats on turn 4.
 GAME_R = [17, 20, 18, 24, 33, 41, 42]
 MOVES = [
     (17, 2, 0, "h"),

@@ -1,0 +1,89 @@
+"""The anti-spam limits on invitations, whichever door emails them: a game's, a league's.
+
+Every invitation is an email to an address a person typed, so all of them count against
+the same two limits (docs/configuration.md, docs/leagues.md): ``INVITATIONS_PER_USER_PER_DAY``
+per inviter in 24 hours and ``PENDING_INVITATIONS_PER_ADDRESS`` unanswered ones per
+address. Games count their own seats; an app above games that sends invitations of its
+own (leagues) registers an ``InvitationCounter`` in its ``ready()``, so that a game's
+invitations count a league's and the reverse without games importing it.
+"""
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from core.errors import ServiceError
+from games.models import GameStatus, Seat
+
+
+@dataclass(frozen=True)
+class InvitationCounter:
+    """What another door has sent: ``sent_since(inviter, since)`` is how many invitations
+    ``inviter`` emailed to others since ``since``; ``unanswered(emails)`` how many of its
+    invitations each of ``emails`` holds unanswered (addresses it has none for may be
+    left out)."""
+
+    sent_since: Callable[[User, datetime], int]
+    unanswered: Callable[[list[str]], Counter[str]]
+
+
+_counters: dict[str, InvitationCounter] = {}
+
+
+def register_invitation_counter(name: str, counter: InvitationCounter) -> None:
+    """Count ``counter``'s invitations in every check (an app's ``ready()``; again with
+    the same ``name``: replaced)."""
+    _counters[name] = counter
+
+
+def lock_inviter(inviter: User) -> None:
+    """Lock ``inviter``'s row for the caller's transaction: their invitations are then
+    counted and written one request after the other, so two requests at once cannot both
+    slip under the daily limits. Before ``check_invitation_limits`` and any daily count."""
+    User.objects.select_for_update().filter(pk=inviter.pk).first()
+
+
+def check_invitation_limits(inviter: User, invitees: list[str], now: datetime) -> None:
+    """Refuse (``ServiceError("throttled")``) inviting ``invitees`` (canonical addresses,
+    the inviter's own left out) when it would take ``inviter`` past
+    ``INVITATIONS_PER_USER_PER_DAY`` invitations in 24 hours, or when one of them holds
+    ``PENDING_INVITATIONS_PER_ADDRESS`` unanswered invitations already or is suspended;
+    every registered door's invitations count with the games'.
+
+    Must run in the transaction that writes the invitations, after ``lock_inviter``
+    (``RuntimeError`` outside one): a refusal there rolls back whatever the caller wrote.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("check_invitation_limits() must run in the inviting transaction")
+    day_ago = now - timedelta(days=1)
+    sent = Seat.objects.filter(game__host=inviter, game__created_at__gte=day_ago).exclude(
+        user=inviter
+    ).count() + sum(counter.sent_since(inviter, day_ago) for counter in _counters.values())
+    if sent + len(invitees) > settings.INVITATIONS_PER_USER_PER_DAY:
+        raise ServiceError(
+            "throttled",
+            _("You can invite at most %(count)d players a day.")
+            % {"count": settings.INVITATIONS_PER_USER_PER_DAY},
+        )
+    unanswered = Counter(
+        Seat.objects.filter(
+            user__email__in=invitees, game__status=GameStatus.INVITED, accepted_at=None
+        ).values_list("user__email", flat=True)
+    )
+    for counter in _counters.values():
+        unanswered.update(counter.unanswered(invitees))
+    busy = any(unanswered[email] >= settings.PENDING_INVITATIONS_PER_ADDRESS for email in invitees)
+    suspended = User.objects.filter(User.suspended_q(now), email__in=invitees).exists()
+    if busy or suspended:
+        # Neither which address nor why (its pending count, a suspension): that is the
+        # person's business, not the inviter's; both refusals read the same.
+        raise ServiceError(
+            "throttled",
+            _("One of these addresses cannot be invited right now; try again later."),
+        )
