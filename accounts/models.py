@@ -8,12 +8,13 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
-from accounts import schedule
+from accounts import display_names, schedule
 from accounts.display_names import name_key
 
 
@@ -25,6 +26,17 @@ def normalize_email(email: str) -> str:
     must never end up with two accounts.
     """
     return email.strip().lower()
+
+
+# A player page's address (User.public_id): lower-case letters and digits that cannot be
+# misread for one another (no 0/o, 1/l/i). Ten of them are 31**10, about 2**49.5.
+PUBLIC_ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+PUBLIC_ID_LENGTH = 10
+
+
+def new_public_id() -> str:
+    """A fresh random page address for a person (``User.public_id``)."""
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
 
 
 class UserManager(BaseUserManager["User"]):
@@ -56,12 +68,33 @@ class UserManager(BaseUserManager["User"]):
         user = self.filter(email=email).first()
         if user is not None:
             return user
-        try:
-            # A savepoint, so a lost race does not break the caller's transaction.
-            with transaction.atomic(using=self._db):
-                return self.create_user(email)
-        except IntegrityError:
-            return self.get(email=email)
+        tries = 3
+        while True:
+            tries -= 1
+            try:
+                # A savepoint, so a lost race does not break the caller's transaction.
+                with transaction.atomic(using=self._db):
+                    return self.create_user(email)
+            except IntegrityError:
+                # A lost race: for the address (the winner's row is the one), or for the
+                # shown name (anna@one and anna@two at once: derive it again, now that
+                # the winner's is there to be counted).
+                user = self.filter(email=email).first()
+                if user is not None:
+                    return user
+                if not tries:
+                    raise
+
+    def named(self, name: str) -> "User | None":
+        """The living person the site shows as ``name`` (chosen or derived from their
+        address), compared as ``display_names.name_key`` does ("BERT" and a full-width
+        "Bert" find "bert"); None for a name nobody is shown by. One person at most:
+        ``public_name_key`` is unique among the living. Never a lookup by address: a name
+        is not a way to find out who has which address."""
+        key = name_key(name)
+        if not key:
+            return None
+        return self.filter(public_name_key=key, erased_at__isnull=True).first()
 
 
 class User(AbstractBaseUser, PermissionsMixin):
@@ -69,10 +102,19 @@ class User(AbstractBaseUser, PermissionsMixin):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Shown to other players; defaults to the email's name."
     )
-    # display_names.name_key(display_name), kept by save(): a chosen name must differ from
-    # every other in this form (PATCH /api/me/settings/), found by this index. Not unique
-    # in the database: names an operator set before (or despite) the rule stay valid.
-    display_name_key = models.CharField(max_length=800, blank=True, editable=False, db_index=True)
+    # The name shown while none is chosen: the address's first part, numbered ("anna 2")
+    # when another person is shown by it already (display_names.derived_name). Kept by
+    # save(), so no name derived from an address can pass for another person's.
+    derived_name = models.CharField(max_length=300, blank=True, editable=False)
+    # display_names.name_key(the name shown: chosen, else derived), kept by save(): unique
+    # among the living (the constraint below), so a name the site shows is one person's,
+    # whoever chose or derived it first; player pages by name, league invitations by name
+    # and the API find people by it (UserManager.named).
+    public_name_key = models.CharField(max_length=800, blank=True, editable=False, db_index=True)
+    # The player page's address, /people/<public_id>/: random, made once, never changed and
+    # never reused (unique, and an erased person's row keeps it), so a link to a person
+    # always leads to them, whatever they are called now. Public, not a secret.
+    public_id = models.CharField(max_length=16, unique=True, editable=False, default=new_public_id)
     is_staff = models.BooleanField(
         default=False, help_text="Moderators: may use the admin and see every game."
     )
@@ -106,16 +148,45 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     class Meta:
         ordering = ["email"]
+        constraints = [
+            # No two living people are shown by names that read alike (issue 32): the
+            # name-taken checks (display_names.taken_problem, derived_name) say it in
+            # words, this says it for two requests at once.
+            models.UniqueConstraint(
+                fields=["public_name_key"],
+                condition=models.Q(erased_at__isnull=True),
+                name="user_public_name_key_unique_living",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.email
 
     def save(self, *args, **kwargs):
-        self.display_name_key = name_key(self.display_name)
+        """Save, keeping the shown name's fields: ``derived_name`` (re-derived when it is
+        shown and someone else took it meanwhile, or the address changed; blank once
+        erased: it comes from the address) and ``public_name_key``."""
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "display_name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "display_name_key"}
+        naming = {"display_name", "derived_name", "email", "erased_at"}
+        if update_fields is None or naming & set(update_fields):
+            if self.erased_at is not None:
+                self.derived_name = ""
+            elif not self.display_name:
+                self.derived_name = display_names.derived_name(self)
+            self.public_name_key = name_key(self.display_name or self.derived_name)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "derived_name", "public_name_key"}
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """Model validation (the admin's forms, ``issue_token``): a chosen name must not
+        be another person's shown name (``display_names.taken_problem``); the form rules
+        (``form_problem``) are the player's, an operator may set any name."""
+        super().clean()
+        if self.display_name and self.erased_at is None:
+            problem = display_names.taken_problem(self.display_name.strip(), self)
+            if problem is not None:
+                raise ValidationError({"display_name": problem})
 
     @property
     def public_name(self) -> str:
@@ -125,7 +196,8 @@ class User(AbstractBaseUser, PermissionsMixin):
         """
         if self.erased_at is not None:
             return gettext("former player")
-        return self.display_name or self.email.split("@", 1)[0]
+        # The address's part only for an unsaved instance: save() derives the name.
+        return self.display_name or self.derived_name or self.email.split("@", 1)[0]
 
     def is_suspended(self, now: datetime | None = None) -> bool:
         """Is this person suspended at ``now`` (default: now)?

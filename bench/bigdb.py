@@ -69,7 +69,14 @@ def make_users(count: int, digest_share: float, batch: int = 5000) -> list[int]:
     for start in range(0, count, batch):
         User.objects.bulk_create(
             [
-                User(email=f"p{i}@{USER_DOMAIN}", password="!", display_name=f"p{i}")
+                # bulk_create skips User.save(): the shown name's key (unique among the
+                # living) is set here.
+                User(
+                    email=f"p{i}@{USER_DOMAIN}",
+                    password="!",
+                    display_name=f"p{i}",
+                    public_name_key=f"p{i}",
+                )
                 for i in range(start, min(count, start + batch))
             ]
         )

@@ -393,11 +393,10 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "game": game,
                 "name": game.rules.NAME,
                 "players": [s.public_name for s in seats],
-                # The other people at it, each a link to their player page.
+                # The other people at it, each a link to their player page ({% player_link %}:
+                # a deleted account's name is no link).
                 "people": [
-                    s.user.public_name
-                    for s in seats
-                    if s.user is not None and s.user_id != request.user.pk
+                    s.user for s in seats if s.user is not None and s.user_id != request.user.pk
                 ],
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),

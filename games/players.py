@@ -1,4 +1,4 @@
-"""Players as others see them: found by their public name, their record, who one played with.
+"""Players as others see them: found by page address or name, their record, their partners.
 
 Read-only queries for the player page (``games.player_views``), its report form
 (``moderation.views``) and the create form's suggestions (``games.lobby_views``). Nothing
@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Exists, Max, OuterRef, Q
 
-from accounts.display_names import name_key
 from accounts.models import User
 from games.catalogue import kinds, rules_for
 from games.models import Actor, Game, GameStatus, Move, Seat
@@ -22,23 +21,16 @@ _STARTED = (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def player_named(name: str) -> User | None:
-    """The person whose public name is ``name``, or None.
+    """The living person the site shows as ``name``, or None (``User.objects.named``:
+    a chosen or derived name in any case or look-alike form; one person at most, as no
+    two living people are shown by names that read alike). Never by address."""
+    return User.objects.named(name)
 
-    A chosen display name first (compared as ``display_names.name_key`` does, so
-    "ANNA" finds "Anna"); otherwise someone without one whose address starts with
-    ``name@`` (their public name is that part). None when nobody, or more than one person,
-    answers to it: a name that is not one person's names nobody.
-    """
-    name = name.strip()
-    if not name or "@" in name:
-        return None
-    # An erased account ("former player") is nobody's page any more.
-    people = User.objects.filter(erased_at__isnull=True)
-    chosen = list(people.filter(display_name_key=name_key(name))[:2])
-    if chosen:
-        return chosen[0] if len(chosen) == 1 else None
-    by_address = list(people.filter(display_name="", email__istartswith=f"{name}@")[:2])
-    return by_address[0] if len(by_address) == 1 else None
+
+def player_with_page(public_id: str) -> User | None:
+    """The person whose page address is ``public_id`` (``User.public_id``), erased or
+    not, or None."""
+    return User.objects.filter(public_id=public_id).first()
 
 
 @dataclass

@@ -27,6 +27,8 @@ urlpatterns = [
     path("games/<uuid:game_id>/extend/", together_views.extend, name="extend"),
     path("games/<uuid:game_id>/hand-to-bot/", together_views.hand_to_bot, name="hand-to-bot"),
     path("games/<uuid:game_id>/rematch/", together_views.rematch, name="rematch"),
-    # A person's record, by the name others see (which may hold a "/").
-    path("players/<path:name>/", player_views.player_page, name="player"),
+    # A person's record, at the address that is theirs for good (User.public_id); and the
+    # old address by the name others see (which may hold a "/"), which leads there.
+    path("people/<str:public_id>/", player_views.player_page, name="player"),
+    path("players/<path:name>/", player_views.player_by_name, name="player-by-name"),
 ]

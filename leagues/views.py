@@ -34,7 +34,11 @@ class CreateLeagueForm(forms.Form):
         label=gettext_lazy("Most games running at once per player"), initial=2
     )
     players = forms.CharField(
-        label=gettext_lazy("Players: one email address or player name a line"),
+        label=gettext_lazy("Players: one a line, an email address or a name as the site shows it"),
+        help_text=gettext_lazy(
+            "A name is the one on the player's page and at the table, in any case, e.g. "
+            "the first part of an address for someone who chose no name."
+        ),
         widget=forms.Textarea(attrs={"rows": 6}),
     )
 
@@ -86,12 +90,15 @@ def league_page(request: AuthenticatedHttpRequest, league_id) -> HttpResponse:
     except ServiceError:
         raise Http404 from None
     member = league.members.filter(user=request.user).first()
+    members = list(league.members.select_related("user"))
+    # Each standings row with its person, whose name links to their page ({% player_link %}).
+    people = {m.user_id: m.user for m in members}
     context = {
         "league": league,
         "game_name": rules_for(league.game).NAME,
-        "standings": standings(league),
+        "standings": [{**row, "person": people[row["user_id"]]} for row in standings(league)],
         "games": queries.games_of(league),
-        "members": league.members.select_related("user"),
+        "members": members,
         "member": member,
         "can_leave": member is not None
         and member.accepted_at is not None

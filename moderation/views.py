@@ -43,15 +43,14 @@ def reports_allowed(reporter, now) -> bool:
 @login_required
 @require_POST
 def report_player(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """File a report about the player named ``player`` (404 as the player page) in a game
-    both play in (``game``), with ``category`` and ``text``; the action's refusal, or the
-    rate limit's, as a message; then back to the player page.
-
-    At its own address, not under /players/<name>/: any name is some player's page."""
-    player = players.player_named(request.POST.get("player", ""))
-    if player is None:
-        raise Http404("No player has this name.")
-    back = redirect("games:player", name=player.public_name)
+    """File a report about the player whose page address is ``player`` (404 as the player
+    page; by address, not name: a name can change hands between the page and the post)
+    in a game both play in (``game``), with ``category`` and ``text``; the action's
+    refusal, or the rate limit's, as a message; then back to the player page."""
+    player = players.player_with_page(request.POST.get("player", ""))
+    if player is None or player.erased_at is not None:
+        raise Http404("No player has this page.")
+    back = redirect("games:player", public_id=player.public_id)
     try:
         game_id = forms.UUIDField().clean(request.POST.get("game"))
     except forms.ValidationError:

@@ -107,8 +107,9 @@ class LeaderboardView(ListAPIView):
 
 @extend_schema(
     summary="A player's ratings, with their history",
-    description="The player by public name, as their page /players/{name}/ shows them; "
-    "404 `not_found` for a name that is nobody's (or more than one person's).",
+    description="The player by the name the site shows them by (chosen, or derived from "
+    "their address when they chose none; in any case or look-alike form): exactly one "
+    "living person is shown by a name. 404 `not_found` for a name that is nobody's.",
     parameters=[
         OpenApiParameter(
             "name", str, OpenApiParameter.PATH, description="The player's public name."

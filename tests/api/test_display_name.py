@@ -1,6 +1,7 @@
 """PATCH /api/me/settings/ display_name: the name others see, its form, one per player."""
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from accounts import display_names
 from accounts.api_keys import issue_api_key
@@ -105,11 +106,10 @@ class TestOneNamePerPlayer:
 
 class TestOperatorNames:
     def test_a_name_an_operator_set_stays_valid(self, anna, bert):
-        # The operator may give names the API would refuse: an @, another's name.
+        # The operator may give a name the form would refuse (an @), never another's.
         issue_api_key(bert.email, display_name="Crew@Ship")
-        issue_api_key("carl@example.com", display_name="crew@ship")
         bert.refresh_from_db()
-        assert bert.display_name_key == display_names.name_key("CREW@SHIP")
+        assert bert.public_name_key == display_names.name_key("CREW@SHIP")
         response = client_for(bert).patch(URL, {"mode": "digest"}, format="json")
         assert response.status_code == 200
         assert response.json()["display_name"] == "Crew@Ship"
@@ -117,6 +117,13 @@ class TestOperatorNames:
         assert set_name(bert, "Crew@Ship").status_code == 200
         # Another player still cannot take it.
         refused(set_name(anna, "crew@ship"))
+
+    def test_an_operator_cannot_give_another_persons_name(self, anna, carla):
+        with pytest.raises(ValidationError, match="taken"):
+            issue_api_key("carl@example.com", display_name="ANNA")
+        with pytest.raises(ValidationError, match="taken"):
+            issue_api_key("carl@example.com", display_name="Carla")  # carla's derived name
+        assert not User.objects.filter(email="carl@example.com").exists()
 
 
 def test_name_key_folds_case_compatibility_and_spaces():

@@ -34,7 +34,7 @@ def test_a_league_from_creation_to_its_first_games(site, visitors):
     form.get_by_label("Most games running at once per player").fill("1")
     # Players by address and by display name, the organiser among them (last: the circle
     # method's first game pairs the last two, so one of hers starts at once).
-    form.get_by_label(re.compile("^Players: one email")).fill(
+    form.get_by_label(re.compile("^Players: one a line")).fill(
         "bert@example.com\nCarla\nanna@example.com"
     )
     organiser.click("Create the league")

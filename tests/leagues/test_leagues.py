@@ -176,7 +176,7 @@ def test_refusals_say_why(four, anna, options, words):
 def test_players_by_name_and_unknown_names(anna, bert):
     league = actions.do_create_league(anna, name="L", players=[anna.email, "Bert"])
     assert {m.user for m in league.members.all()} == {anna, bert}
-    with pytest.raises(ServiceError, match="No player is called"):
+    with pytest.raises(ServiceError, match="Nobody is shown as"):
         actions.do_create_league(anna, name="L", players=[anna.email, "Nobody"])
 
 

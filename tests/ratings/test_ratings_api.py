@@ -6,7 +6,7 @@ import pytest
 from core.api.pagination import PageNumberPagination
 from games.models import Game
 from ratings.models import PROVISIONAL_GAMES
-from tests.factories import client_for
+from tests.factories import client_for, make_user
 from tests.ratings.helpers import played
 
 pytestmark = pytest.mark.django_db
@@ -69,6 +69,16 @@ def test_a_players_ratings_with_their_history(anna, bert, carla):
 def test_a_name_that_is_nobodys_has_no_ratings(anna):
     answer = client_for(anna).get("/api/players/Nobody/ratings/")
     assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+def test_a_name_finds_exactly_the_person_shown_by_it(anna, carla):
+    # Issue 32: a derived name is a name too, and a second "anna" is shown as "anna 2".
+    twin = make_user("anna@elsewhere.example")
+    played([twin, carla], [5, 3])
+    assert client_for(anna).get("/api/players/CARLA/ratings/").json()["name"] == "carla"
+    assert client_for(anna).get("/api/players/anna/ratings/").json()["ratings"] == []
+    answer = client_for(anna).get("/api/players/anna 2/ratings/").json()
+    assert answer["name"] == "anna 2" and answer["ratings"][0]["games"] == 1
 
 
 def test_a_new_game_says_whether_it_is_rated_and_takes_rated_false(anna):

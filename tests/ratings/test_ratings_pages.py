@@ -25,7 +25,7 @@ def test_the_leaderboard_page_lists_established_players(anna, bert, carla):
     assert "Leaderboard of Piratz" in body
     assert body.index(">Anna</a>") < body.index(">Bert</a>")
     assert 'data-place="1"' in body and 'data-place="2"' in body and ">Carla<" not in body
-    assert 'href="/players/Anna/"' in body
+    assert f'href="/people/{anna.public_id}/"' in body
     assert "@example.com" not in body
 
 
@@ -44,16 +44,16 @@ def test_the_leaderboard_page_wants_a_game_and_a_signed_in_reader(anna):
 def test_the_player_page_shows_the_rating_and_its_history(anna, bert):
     played([anna, bert], [5, 3])
     played([anna, bert], [2, 3])
-    body = signed_in(bert).get("/players/Anna/").content.decode()
+    body = signed_in(bert).get(f"/people/{anna.public_id}/").content.decode()
     assert 'id="ratings"' in body and 'data-kind="piratz"' in body
     assert "provisional after 2 rated games" in body
     assert body.count("<td>1 of 2</td>") == 1 and body.count("<td>2 of 2</td>") == 1
-    german = signed_in(bert, "de").get("/players/Anna/").content.decode()
+    german = signed_in(bert, "de").get(f"/people/{anna.public_id}/").content.decode()
     assert "vorläufig nach 2 gewerteten Partien" in german and "<td>1. von 2</td>" in german
 
 
 def test_a_player_without_rated_games(anna, bert):
-    body = signed_in(bert).get("/players/Anna/").content.decode()
+    body = signed_in(bert).get(f"/people/{anna.public_id}/").content.decode()
     assert "No rated games yet." in body
 
 

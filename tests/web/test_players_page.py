@@ -1,6 +1,7 @@
-"""The player page (/players/<name>/): finished games and wins per game, reliability (the
-share of their moves the deadline played), member since; signed-in players only; and its
-report button, which files a moderation report as the API does."""
+"""The player page (/people/<public id>/): finished games and wins per game, reliability
+(the share of their moves the deadline played), member since; signed-in players only; the
+old address by name (/players/<name>/) leading there; and its report button, which files a
+moderation report as the API does."""
 
 from datetime import timedelta
 
@@ -22,27 +23,37 @@ def signed_in(user) -> Client:
     return client
 
 
+def page(user) -> str:
+    return f"/people/{user.public_id}/"
+
+
 def test_signed_out_visitors_are_sent_to_sign_in(anna):
-    answer = Client().get("/players/Anna/")
-    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+    for address in (page(anna), "/players/Anna/"):
+        answer = Client().get(address)
+        assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
 
 
-def test_an_unknown_name_is_not_found(anna, bert):
+def test_an_unknown_name_or_page_is_not_found(anna, bert):
     assert signed_in(bert).get("/players/Nobody/").status_code == 404
     assert signed_in(bert).get("/players/anna@example.com/").status_code == 404
+    assert signed_in(bert).get("/people/nobody2345/").status_code == 404
 
 
-def test_a_player_is_found_by_display_name_or_address_name(anna, bert, carla):
-    assert signed_in(bert).get("/players/anna/").status_code == 200  # case folded
-    body = signed_in(bert).get("/players/carla/").content.decode()
+def test_an_old_address_by_name_leads_to_the_page(anna, bert, carla):
+    answer = signed_in(bert).get("/players/anna/")  # case folded
+    assert answer.status_code == 302 and answer["Location"] == page(anna)
+    assert signed_in(bert).get("/players/carla/")["Location"] == page(carla)  # derived name
+    body = signed_in(bert).get(page(carla)).content.decode()
     assert "<h1>carla</h1>" in body
     assert "carla@example.com" not in body  # the address stays private
 
 
-def test_a_name_two_people_answer_to_names_nobody(bert):
-    make_user("sam@one.example")
-    make_user("sam@two.example")
-    assert signed_in(bert).get("/players/sam/").status_code == 404
+def test_two_people_of_one_address_name_have_a_name_each(bert):
+    first = make_user("sam@one.example")
+    second = make_user("sam@two.example")
+    assert (first.public_name, second.public_name) == ("sam", "sam 2")
+    assert signed_in(bert).get("/players/sam/")["Location"] == page(first)
+    assert signed_in(bert).get("/players/SAM 2/")["Location"] == page(second)
 
 
 def test_finished_games_wins_and_reliability(anna, bert):
@@ -51,12 +62,12 @@ def test_finished_games_wins_and_reliability(anna, bert):
     running = start_game([anna, bert], seed=3)
     Game.objects.filter(pk=running.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     actions.do_play_timeout(running.id)  # anna's turn played by the deadline
-    body = signed_in(bert).get("/players/Anna/").content.decode()
+    body = signed_in(bert).get(page(anna)).content.decode()
     assert 'data-kind="piratz"' in body
     won = 1 if 0 in winners else 0
     assert f"<td>Piratz</td><td>1</td><td>{won}</td>" in body
-    page = signed_in(bert).get("/players/Anna/")
-    record = page.context["record"]
+    answer = signed_in(bert).get(page(anna))
+    record = answer.context["record"]
     assert record.timed_out >= 1 and record.turns > record.timed_out
     assert f'data-reliability="{record.timed_out_percent}"' in body
     assert "Member since" in body
@@ -65,26 +76,27 @@ def test_finished_games_wins_and_reliability(anna, bert):
 def test_the_report_button_files_a_report(anna, bert):
     game = start_game([anna, bert])
     client = signed_in(bert)
-    body = client.get("/players/Anna/").content.decode()
+    body = client.get(page(anna)).content.decode()
     assert 'action="/reports/player/"' in body and str(game.id) in body
+    assert f'name="player" value="{anna.public_id}"' in body
     answer = client.post(
         "/reports/player/",
-        {"player": "Anna", "game": game.id, "category": "abuse", "text": "rude in talk"},
+        {"player": anna.public_id, "game": game.id, "category": "abuse", "text": "rude"},
     )
-    assert answer.status_code == 302 and answer["Location"] == "/players/Anna/"
+    assert answer.status_code == 302 and answer["Location"] == page(anna)
     report = Report.objects.get()
     assert (report.reporter, report.reported_user, report.game_id) == (bert, anna, game.id)
-    assert "your report went to the moderators" in client.get("/players/Anna/").content.decode()
+    assert "your report went to the moderators" in client.get(page(anna)).content.decode()
 
 
 def test_no_report_without_a_game_together(anna, outsider):
     start_game([anna, make_user("x@example.com")])
     client = signed_in(outsider)
-    assert "/reports/player/" not in client.get("/players/Anna/").content.decode()
+    assert "/reports/player/" not in client.get(page(anna)).content.decode()
     some_game = Game.objects.get()
     client.post(
         "/reports/player/",
-        {"player": "Anna", "game": some_game.id, "category": "abuse", "text": "hm"},
+        {"player": anna.public_id, "game": some_game.id, "category": "abuse", "text": "hm"},
     )
     assert not Report.objects.exists()
 
@@ -92,9 +104,11 @@ def test_no_report_without_a_game_together(anna, outsider):
 def test_a_refused_report_says_why(anna, bert):
     game = start_game([anna, bert])
     client = signed_in(bert)
-    client.post("/reports/player/", {"player": "Anna", "game": game.id, "category": "abuse"})
+    client.post(
+        "/reports/player/", {"player": anna.public_id, "game": game.id, "category": "abuse"}
+    )
     assert not Report.objects.exists()
-    assert "Say in a few words what happened." in client.get("/players/Anna/").content.decode()
+    assert "Say in a few words what happened." in client.get(page(anna)).content.decode()
 
 
 def test_reports_are_limited(anna, bert, settings):
@@ -107,7 +121,7 @@ def test_reports_are_limited(anna, bert, settings):
     }
     game = start_game([anna, bert])
     client = signed_in(bert)
-    data = {"player": "Anna", "game": game.id, "category": "spam", "text": "again"}
+    data = {"player": anna.public_id, "game": game.id, "category": "spam", "text": "again"}
     client.post("/reports/player/", data)
     client.post("/reports/player/", data)
     assert Report.objects.count() == 1
@@ -115,9 +129,9 @@ def test_reports_are_limited(anna, bert, settings):
 
 def test_names_on_my_games_link_to_the_player_page(anna, bert):
     start_game([anna, bert])
-    assert 'href="/players/Bert/"' in signed_in(anna).get("/games/").content.decode()
+    assert f'href="{page(bert)}"' in signed_in(anna).get("/games/").content.decode()
 
 
 def test_the_page_is_german_for_a_german_reader(anna, bert):
-    body = signed_in(bert).get("/players/Anna/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    body = signed_in(bert).get(page(anna), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Mitglied seit" in body and "Zuverlässigkeit" in body
