@@ -37,6 +37,9 @@ class EndReason(models.TextChoices):
     )
     MODERATOR = "moderator", pgettext_lazy("why a game ended", "aborted by a moderator")
     RESIGNED = "resigned", pgettext_lazy("why a game ended", "a player resigned")
+    # A player deleted their account (games.actions.erasure): their invitation can never
+    # be answered, or no other person is left to play.
+    ERASED = "erased", pgettext_lazy("why a game ended", "a player deleted their account")
 
 
 def turn_hours(hours: float) -> timedelta:
@@ -228,8 +231,8 @@ class Game(models.Model):
         a result (aborted by a moderator, or abandoned under rules P25) is still a game
         in progress to the engine, which knows nothing of either; shown here as it ended:
         ``status`` ``"aborted"``, ``current_seat`` and ``phase`` null, no legal actions
-        (CONTRACT section 2). A game that ended by a resignation (P26, R37), or whose
-        result leaves resigned seats out of the winners, shows the service's stored
+        (docs/api.md "Games, moves and versions"). A game that ended by a resignation (P26,
+        R37), or whose result leaves resigned seats out of the winners, shows the service's stored
         ``result`` (with ``"resigned"``) as finished. Pages, emails and the API all draw
         the table from this.
         """
@@ -395,7 +398,7 @@ class Move(models.Model):
         return f"move {self.number} of {self.game_id}: seat {self.seat} {self.action}"
 
     def public_entry(self, rules, *, reduced: bool = False) -> dict:
-        """The log entry as CONTRACT.md shows it to players (``rules``: the game's module).
+        """The log entry of docs/api.md "Games, moves and versions" (``rules``: the game's module).
 
         ``reduced`` gives the blind-mode shape of an entry the viewer may no longer see
         (rules P23): the action's kind only, no card. Which entries a viewer gets reduced

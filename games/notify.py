@@ -17,6 +17,7 @@ from accounts.unsubscribe import settings_url, unsubscribe_url
 from core.errors import ServiceError
 from games import presence
 from games.catalogue import spec_for
+from games.chair import chair_seat
 from games.clocks import bank_words, clock_words
 from games.describe import Names, format_moment, words_for
 from games.invitation_links import invitation_token
@@ -551,8 +552,9 @@ def _compose_game_over(*, game_id, seat, version, unsubscribe_link) -> dict:
 
 
 def queue_game_ended(game: Game) -> list[OutboundEmail]:
-    """Tell the players a game ended without a result: aborted by a moderator, or
-    abandoned under rules P25 (a whole round of automatic moves)."""
+    """Tell the players a game ended without a result: aborted by a moderator, abandoned
+    under rules P25 (a whole round of automatic moves), or because a player deleted their
+    account and no other person was left (``end_reason`` erased)."""
     queued = []
     for seat_row in _people(game):
         if seat_row.declined_at is not None:
@@ -564,6 +566,7 @@ def queue_game_ended(game: Game) -> list[OutboundEmail]:
         with translation.override(language_of(seat_row.user)):
             context = game_email_context(game, seat_row, prefs, with_table=False)
             context["abandoned"] = game.end_reason == EndReason.ABANDONED
+            context["erased"] = game.end_reason == EndReason.ERASED
             email = _queue_game_email(game, seat_row.user, prefs, EmailKind.GAME_ENDED, context)
             if email is not None:  # None: by push alone
                 queued.append(email)
@@ -602,15 +605,19 @@ def queue_stand_in(game: Game, seat_row: Seat, *, why: str) -> OutboundEmail | N
         )
 
 
-def queue_resigned(game: Game, resigned: Seat) -> list[OutboundEmail]:
+def queue_resigned(
+    game: Game, resigned: Seat, *, chair_passed: bool = False
+) -> list[OutboundEmail]:
     """Tell the other players (not bots, not the one who resigned) that ``resigned``'s
     player resigned and a bot plays that seat to the end (P26, a game of three or four
-    that goes on); queued in the resignation's transaction.
+    that goes on); queued in the resignation's transaction. ``chair_passed``: they held
+    the host's chair, and the email says who holds it now (``games.chair``).
 
     Always sent, like ``queue_clock_changed``: it changes the table everyone plays at. In
     each player's language, with their signed link.
     """
     assert resigned.user is not None  # only a person resigns
+    holder = chair_seat(game, _seats(game)) if chair_passed else None
     queued = []
     for seat_row in _people(game):
         if seat_row.seat == resigned.seat:
@@ -626,6 +633,9 @@ def queue_resigned(game: Game, resigned: Seat) -> list[OutboundEmail]:
                 others=[n for i, n in enumerate(names) if i not in (seat_row.seat, resigned.seat)],
                 level=level_word(resigned.bot) if resigned.bot else "",
                 settings_link=settings_url(),
+                chair_passed=chair_passed,
+                chair=_holder_name(holder),
+                chair_yours=holder is not None and holder.seat == seat_row.seat,
             )
             queued.append(
                 queue_email(
@@ -640,17 +650,26 @@ def queue_resigned(game: Game, resigned: Seat) -> list[OutboundEmail]:
 
 
 def queue_clock_changed(
-    game: Game, event: str, *, reason: str = "", hours: int | None = None, automatic: bool = False
+    game: Game,
+    event: str,
+    *,
+    reason: str = "",
+    hours: int | None = None,
+    automatic: bool = False,
+    left: bool = False,
+    holder: Seat | None = None,
 ) -> list[OutboundEmail]:
     """Tell every player (not bots) that the host paused the game's clock (``event``
-    "paused"), that it runs again ("resumed": the host's call, or ``automatic``: by itself
-    after ``PAUSE_MAX_DAYS``) or that the host gave the turn ``hours`` more ("extended").
+    "paused"), that it runs again ("resumed": the host's call, ``automatic``: by itself
+    after ``PAUSE_MAX_DAYS``, or ``left``: the player who paused it left the game and
+    ``holder`` holds the chair now) or that the host gave the turn ``hours`` more
+    ("extended"). "The host" is whoever holds the host's chair (``games.chair``).
 
     Always sent, like ``queue_stand_in``: it changes every player's clock. ``reason`` is
     the host's own words (plain text; the templates escape it). In each player's
     language and zone, with their signed link.
     """
-    host = next((s for s in _seats(game) if s.user_id == game.host_id), None)
+    host = holder if left else chair_seat(game, _seats(game))
     queued = []
     for seat_row in _people(game):
         assert seat_row.user is not None  # _people: the seats with a person
@@ -659,10 +678,11 @@ def queue_clock_changed(
             context = game_email_context(game, seat_row, prefs, with_table=False)
             context.update(
                 event=event,
-                host=str(host.public_name) if host is not None else "",
+                host=_holder_name(host),
                 reason=reason,
                 hours=hours,
                 automatic=automatic,
+                left=left,
                 paused_until=format_moment(game.paused_until, prefs.zone),
                 settings_link=settings_url(),
             )
@@ -775,14 +795,24 @@ def _game_to_compose(game_id, email: str) -> Game:
     return game
 
 
+def _holder_name(holder: Seat | None) -> str:
+    """The name of the person holding the host's chair from ``holder`` ("" for nobody)."""
+    return "" if holder is None or holder.user is None else str(holder.user.public_name)
+
+
 def _seats(game: Game) -> list[Seat]:
     return seats_in_order(game)  # those read with the game, else one query
 
 
 def _people(game: Game) -> list[Seat]:
     # The seats with a person to tell (bots have none; a player a bot stands in for
-    # still hears how their game goes).
-    return [s for s in _seats(game) if s.user_id is not None]
+    # still hears how their game goes). Not an erased account: nobody is left to tell,
+    # and ``erased-<id>@invalid`` would only fail.
+    return [
+        s
+        for s in _seats(game)
+        if s.user_id is not None and s.user is not None and s.user.erased_at is None
+    ]
 
 
 def _seat(game: Game, seat: int) -> Seat:

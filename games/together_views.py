@@ -1,5 +1,5 @@
 """Playing together on the table page: resign, the host's chair (pause, resume, extend the
-turn, hand an absent player's seat to a bot) and "Play again" (CONTRACT section 3).
+turn, hand an absent player's seat to a bot) and "Play again" (docs/api.md "Playing together").
 
 Each view is a POST from a form of the table (or My games): it calls its action in
 ``games.actions.together`` and goes back to the table (POST-redirect-GET), telling the
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from core.errors import ServiceError
-from games import seat_names
+from games import chair, seat_names
 from games.actions.together import (
     MAX_EXTEND_HOURS,
     MAX_REASON_LENGTH,
@@ -35,7 +35,7 @@ from games.actions.together import (
 from games.describe import format_moment
 from games.models import Game, GameStatus, Seat
 
-# The host's choices of extra hours for one turn (within 1-168, CONTRACT section 3).
+# The host's choices of extra hours for one turn (within 1-168, docs/api.md "Playing together").
 EXTEND_HOURS_CHOICES = (1, 2, 4, 8, 12, 24, 48, 72, 96, 120, 144, 168)
 EXTEND_HOURS_DEFAULT = 24
 assert all(MIN_EXTEND_HOURS <= h <= MAX_EXTEND_HOURS for h in EXTEND_HOURS_CHOICES)
@@ -49,7 +49,9 @@ def together_context(
     prefetched seats only: no query.
 
     ``paused``: the banner everyone sees (``until``, ``reason``) or None; ``chair``: the
-    host's forms, only for the host of an active game they sit at; ``can_resign``;
+    host's forms, only for the player who holds the host's chair of an active game
+    (``games.chair``: the host, or after the host left it the next person still in it;
+    ``successor`` then); ``can_resign``;
     ``can_rematch``; ``resigned_to_mark``: resigned seats whose name does not say so
     already (``seat_names`` names a resigned seat while its bot plays it).
     """
@@ -68,12 +70,14 @@ def together_context(
             "until": format_moment(game.paused_until, zone),
             "reason": game.pause_reason,
         }
-    if active and own is not None and game.host_id == user.id:
+    holder = chair.chair_seat(game, seats) if active and own is not None else None
+    if own is not None and holder is not None and holder.seat == own.seat:
         current = next((s for s in seats if s.seat == game.current_seat), None)
         extended = (
             game.host_extended_turn is not None and game.host_extended_turn == game.turn_started_at
         )
         context["chair"] = {
+            "successor": game.host_id != user.id,
             "paused": game.is_paused,
             "extended": extended,
             "bot_to_move": current is not None and bool(current.bot),

@@ -11,6 +11,7 @@ transaction, so no request and no transaction waits on a whole schedule's start.
 
 import logging
 import secrets
+from collections import Counter
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -19,12 +20,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.display_names import name_key
 from accounts.languages import language_of
 from accounts.models import User
 from core.errors import ServiceError
 from core.tasks import task_named
+from core.text import clean_typed_text
 from games import actions as game_actions
+from games import invitation_limits
 from games.catalogue import kinds, rules_for
 from games.models import Game, GameStatus
 from leagues import pairings
@@ -49,8 +51,9 @@ START_BATCH = 10
 
 
 def _resolve_players(entries, organiser: User) -> list[User]:
-    """Each entry (an address, or a player's display name) as a person; new addresses get
-    an account. Refuses (``invalid``) anything else, and a person named twice."""
+    """Each entry (an address, or the name the site shows a person by) as a person; new
+    addresses get an account. Refuses (``invalid``) anything else, and a person named
+    twice."""
     if not isinstance(entries, list | tuple) or not all(isinstance(e, str) for e in entries):
         raise ServiceError("invalid", _("players must be a list of addresses or names."))
     people: list[User] = []
@@ -60,14 +63,19 @@ def _resolve_players(entries, organiser: User) -> list[User]:
             [email] = game_actions.clean_emails([raw])
             people.append(User.objects.get_or_create_for_email(email))
             continue
-        named = list(User.objects.filter(display_name_key=name_key(entry), erased_at=None)[:2])
-        if len(named) != 1 or not entry:
+        # The one person the site shows by this name, chosen or derived from their
+        # address, in any case or look-alike form (User.objects.named).
+        named = User.objects.named(entry)
+        if named is None:
             raise ServiceError(
                 "invalid",
-                _("No player is called %(name)r; give their email address instead.")
+                _(
+                    "Nobody is shown as %(name)r on this site; give a name as the site "
+                    "shows it, or an email address."
+                )
                 % {"name": raw},
             )
-        people.append(named[0])
+        people.append(named)
     if len({person.pk for person in people}) != len(people):
         raise ServiceError("invalid", _("Each player may be in the league only once."))
     return people
@@ -138,10 +146,12 @@ def do_create_league(
     """Create a league and email each player (but the organiser, if playing: accepted at
     once) one invitation for all its games. ``players``: addresses or display names, at
     most ``MAX_PLAYERS``. The schedule is made when everyone has answered
-    (``_start_league``). Raises ``ServiceError`` (``invalid``, ``suspended``,
-    ``throttled``) and creates nothing on refusal."""
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX_LENGTH:
-        raise ServiceError("invalid", _("A league needs a name of 1-80 characters."))
+    (``_start_league``). The name is cleaned by the one rule for typed text
+    (``core.text.clean_typed_text``: one line, no control or invisible characters): every
+    invitation email carries it. The invitations count against the same anti-spam limits
+    as a game's (``games.invitation_limits``). Raises ``ServiceError`` (``invalid``,
+    ``suspended``, ``throttled``) and creates nothing on refusal."""
+    name = clean_typed_text(name, field_label=_("The league's name"), max_length=NAME_MAX_LENGTH)
     _check_shape(game, blind, turn_hours, format, group_size, max_running)
     if not isinstance(players, list | tuple) or len(players) > MAX_PLAYERS:
         raise ServiceError(
@@ -154,13 +164,12 @@ def do_create_league(
         )
     now = timezone.now()
     with transaction.atomic(), sent_together():
+        # The organiser's row first, as a game's host's: their leagues and invitations of
+        # one day are counted one request after the other, so two at once cannot both
+        # slip under the limits.
+        invitation_limits.lock_inviter(organiser)
         people = _resolve_players(players, organiser)
         _check_count(format, group_size, len(people))
-        if User.objects.filter(User.suspended_q(now), pk__in=[p.pk for p in people]).exists():
-            raise ServiceError(
-                "throttled",
-                _("One of these addresses cannot be invited right now; try again later."),
-            )
         recent = League.objects.filter(organiser=organiser, created_at__gte=now - timedelta(days=1))
         if recent.count() >= settings.LEAGUES_PER_USER_PER_DAY:
             raise ServiceError(
@@ -168,8 +177,12 @@ def do_create_league(
                 _("You can create at most %(count)d leagues a day.")
                 % {"count": settings.LEAGUES_PER_USER_PER_DAY},
             )
+        # Suspended players among them read as busy addresses, as in a game's invitation.
+        invitation_limits.check_invitation_limits(
+            organiser, [p.email for p in people if p.pk != organiser.pk], now
+        )
         league = League.objects.create(
-            name=name.strip(),
+            name=name,
             organiser=organiser,
             game=game,
             blind=blind,
@@ -214,6 +227,33 @@ def _invite(league: League, member: LeagueMember) -> None:
         topic=f"league:{league.id}",
         language=language,
     )
+
+
+def _invitations_sent_since(inviter: User, since: datetime) -> int:
+    # Each member but the organiser of the leagues they created since: one email each.
+    return (
+        LeagueMember.objects.filter(league__organiser=inviter, league__created_at__gte=since)
+        .exclude(user=inviter)
+        .count()
+    )
+
+
+def _unanswered_invitations(emails: list[str]) -> Counter[str]:
+    return Counter(
+        LeagueMember.objects.filter(
+            user__email__in=emails,
+            league__status=LeagueStatus.INVITED,
+            accepted_at=None,
+            declined_at=None,
+        ).values_list("user__email", flat=True)
+    )
+
+
+# A league's invitations, counted with a game's against the anti-spam limits
+# (``games.invitation_limits``; registered in ``LeaguesConfig.ready``).
+INVITATION_COUNTER = invitation_limits.InvitationCounter(
+    sent_since=_invitations_sent_since, unanswered=_unanswered_invitations
+)
 
 
 def member_for_token(token: str) -> LeagueMember:
@@ -269,11 +309,13 @@ def do_answer_invitation(member_id: int, accept: bool) -> League:
 
 def _start_if_everyone_answered(league: League, now: datetime) -> None:
     """Start ``league`` (its row locked) once no member is left to answer: the schedule for
-    those who accepted, its first games, the start email; cancel it when too few accepted."""
+    those who accepted and have not left since (nor deleted their account:
+    ``erase_memberships``), its first games, the start email; cancel it when too few
+    are left."""
     members = list(league.members.select_related("user"))
-    if any(m.accepted_at is None and m.declined_at is None for m in members):
+    if any(m.accepted_at is None and m.declined_at is None and m.left_at is None for m in members):
         return
-    playing = [m for m in members if m.accepted_at is not None]
+    playing = [m for m in members if m.accepted_at is not None and m.left_at is None]
     try:
         _check_count(league.format, league.group_size, len(playing))
     except ServiceError:
@@ -307,8 +349,9 @@ def _start_if_everyone_answered(league: League, now: datetime) -> None:
 
 def _start_due_games(league: League, limit: int | None = None) -> int:
     """Start the scheduled games (in order, at most ``limit``) whose players all have fewer
-    than ``max_running`` of the league's games running; returns how many. League row
-    locked."""
+    than ``max_running`` of the league's games running; returns how many. A scheduled game
+    of a member who has left (or deleted their account) is cancelled instead: leaving and
+    erasure cancel theirs, this catches any that slipped past. League row locked."""
     running: dict[int, int] = {}
     for row in LeagueGame.objects.filter(
         league=league, status=LeagueGameStatus.STARTED, game__status=GameStatus.ACTIVE
@@ -318,11 +361,17 @@ def _start_due_games(league: League, limit: int | None = None) -> int:
     scheduled = list(LeagueGame.objects.filter(league=league, status=LeagueGameStatus.SCHEDULED))
     if not scheduled:
         return 0
-    users = User.objects.in_bulk([m.user_id for m in league.members.all()])
+    members = list(league.members.select_related("user"))
+    users = {m.user_id: m.user for m in members}
+    gone = {m.user_id for m in members if m.left_at is not None or m.user.erased_at is not None}
     started = 0
     for row in scheduled:
         if limit is not None and started >= limit:
             break
+        if gone.intersection(row.players):
+            row.status = LeagueGameStatus.CANCELLED
+            row.save(update_fields=["status"])
+            continue
         if any(running.get(uid, 0) >= league.max_running for uid in row.players):
             continue
         seated = [users[uid] for uid in row.players]
@@ -404,10 +453,7 @@ def do_leave_league(league_id, user: User) -> League:
                 raise ServiceError("game_not_active", _("This league is over."))
             member.left_at = timezone.now()
             member.save(update_fields=["left_at"])
-            for row in LeagueGame.objects.filter(league=league, status=LeagueGameStatus.SCHEDULED):
-                if user.pk in row.players:
-                    row.status = LeagueGameStatus.CANCELLED
-                    row.save(update_fields=["status"])
+            _cancel_scheduled_games(league, user)
         running = list(
             Game.objects.filter(
                 league_game__league=league,
@@ -433,6 +479,55 @@ def do_leave_league(league_id, user: User) -> League:
     return league
 
 
+def erase_memberships(user: User, now: datetime) -> None:
+    """The leagues' eraser (``accounts.erasure.register_eraser``, in ``LeaguesConfig.ready``):
+    ``user`` deleted their account, so they leave every league still invited or under way,
+    inside the erasure's transaction, each league locked as every action locks it.
+
+    They are marked as having left (``left_at``) and their invitation link stops working.
+    In a league still inviting, a pending invitation is withdrawn (it never counts as
+    declined: they did not decline), and the league starts without them once nobody else
+    is left to answer, or is cancelled when too few are left, as after the last answer.
+    In a league under way their scheduled games are cancelled (nobody plays them, nobody
+    gets points; the others' games stay as scheduled). Their running games are the
+    games' eraser's, which ran before this one (``games.actions.erasure``: a stand-in bot
+    for good, or the game ends) and count when they finish. They stay in the standings,
+    as "former player", marked as having left. Finished and cancelled leagues stay as they
+    are. docs/leagues.md "Leaving".
+    """
+    league_ids = LeagueMember.objects.filter(user=user, left_at=None).values_list(
+        "league_id", flat=True
+    )
+    for league_id in list(league_ids):
+        league = _lock(league_id)
+        if league.status not in (LeagueStatus.INVITED, LeagueStatus.ACTIVE):
+            continue
+        member = LeagueMember.objects.get(league=league, user=user)
+        member.left_at = now
+        member.token_hash = ""
+        member.save(update_fields=["left_at", "token_hash"])
+        if league.status == LeagueStatus.INVITED:
+            _start_if_everyone_answered(league, now)
+        else:
+            _cancel_scheduled_games(league, user)
+            # A cancelled game may be what kept the league from ending.
+            _advance_after_commit(str(league.id))
+        logger.info("league %s: a member's account was erased", league.id)
+
+
+def _advance_after_commit(league_id: str) -> None:
+    """Ask for ``advance_league`` once the caller's transaction has committed."""
+    transaction.on_commit(lambda: task_named("leagues.tasks.advance_league").delay(league_id))
+
+
+def _cancel_scheduled_games(league: League, user: User) -> None:
+    """Cancel ``user``'s scheduled games in the locked ``league``."""
+    for row in LeagueGame.objects.filter(league=league, status=LeagueGameStatus.SCHEDULED):
+        if user.pk in row.players:
+            row.status = LeagueGameStatus.CANCELLED
+            row.save(update_fields=["status"])
+
+
 def do_set_weekly_standings(league_id, user: User, wanted: bool) -> LeagueMember:
     """Turn ``user``'s weekly standings email of the league on or off."""
     member = LeagueMember.objects.filter(league_id=league_id, user=user).first()
@@ -451,8 +546,11 @@ def _email_members(
     *,
     with_standings: bool = False,
 ) -> None:
-    """Queue ``template`` for each of ``members`` (in their language)."""
+    """Queue ``template`` for each of ``members`` (in their language), but not to an
+    erased account: nobody is left to tell."""
     for member in members:
+        if member.user.erased_at is not None:
+            continue
         with translation.override(language_of(member.user)):
             context = {
                 "league": league.name,

@@ -9,13 +9,20 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         # deferred: the receiver imports models, which load once the app registry is ready.
+        from accounts import erasure
         from games import events
+        from games.invitation_limits import register_invitation_counter
 
         # deferred: as above; importing tasks registers them in every process.
         from . import tasks  # noqa: F401
 
         # deferred: as above (actions imports models).
-        from .actions import game_ended
+        from .actions import INVITATION_COUNTER, erase_memberships, game_ended
 
         # A league game that ends frees its players for the next scheduled ones.
         events.game_ended.connect(game_ended, dispatch_uid="leagues.game_ended")
+        # A league's invitations count with a game's against the anti-spam limits.
+        register_invitation_counter("leagues", INVITATION_COUNTER)
+        # A person's erasure (issue 26): they leave their leagues. After the games' eraser
+        # (games comes first in INSTALLED_APPS), which has handled their running games.
+        erasure.register_eraser("leagues", erase_memberships)

@@ -11,8 +11,9 @@ from datetime import datetime
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import bots, notify
+from games import bots, chair, notify
 from games.actions.common import end_game, lock_game_with_seats
+from games.actions.together import hand_on_the_chair
 from games.models import Actor, EndReason, Game, GameStatus
 
 logger = logging.getLogger(__name__)
@@ -21,11 +22,14 @@ logger = logging.getLogger(__name__)
 def erase_seats(user: User, now: datetime) -> None:
     """Take ``user`` out of their invited and active games; finished games stay as they are.
 
-    An invitation not yet started is cancelled (as a declined one is: it cannot start
-    without them), the others told. In an active game a stand-in bot plays their seat for
-    good (``SeatChange`` why ``erased``; they are not emailed); when no other person who
-    has not resigned is left, the game ends as P25 (R36) ends it: aborted, abandoned, the
-    others told. A seat a bot plays already (a resignation, a stand-in) keeps its bot.
+    An invitation not yet started is cancelled (``end_reason`` erased: it cannot start
+    without them; their seat is closed as a declined one is, and shown as "deleted their
+    account"), the others told. In an active game a stand-in bot plays their seat for
+    good (``SeatChange`` why ``erased``; they are not emailed); when no other person is
+    left in the game (``chair.still_in_game``), it ends: aborted, ``end_reason`` erased,
+    the others told. A seat a bot plays already (a resignation, a stand-in) keeps its
+    bot. When they held the host's chair, it passes on and a pause of theirs ends
+    (``hand_on_the_chair``).
     """
     games = (
         Game.objects.filter(seats__user=user, status__in=[GameStatus.INVITED, GameStatus.ACTIVE])
@@ -38,7 +42,7 @@ def erase_seats(user: User, now: datetime) -> None:
         if game.status == GameStatus.INVITED:
             row.declined_at = now
             row.save(update_fields=["declined_at"])
-            end_game(game, GameStatus.CANCELLED, EndReason.DECLINED, now)
+            end_game(game, GameStatus.CANCELLED, EndReason.ERASED, now)
             notify.queue_cancellation(
                 game, reason=gettext_lazy("A player has deleted their account.")
             )
@@ -46,14 +50,15 @@ def erase_seats(user: User, now: datetime) -> None:
             continue
         if game.status != GameStatus.ACTIVE:
             continue
-        others = [
-            s for s in game.seats.all() if s.user_id not in (None, user.id) and not s.resigned
-        ]
+        seats = list(game.seats.all())
+        held = chair.chair_seat(game, seats)
+        others = [s for s in seats if chair.still_in_game(s, leaving_id=user.id)]
         if not others or not bots.levels_of(game.rules):
-            end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now)
+            end_game(game, GameStatus.ABORTED, EndReason.ERASED, now)
             notify.queue_game_ended(game)
-            logger.info("game %s abandoned: a player's account was erased", game.id)
-        elif not row.bot:
+            logger.info("game %s aborted: a player's account was erased", game.id)
+            continue
+        if not row.bot:
             bots.hand_to_bot(
                 game,
                 row,
@@ -62,3 +67,4 @@ def erase_seats(user: User, now: datetime) -> None:
                 actor=Actor.SERVICE,
                 tell_player=False,
             )
+        hand_on_the_chair(game, held, now, leaving_id=user.id)

@@ -1,9 +1,12 @@
 """Playing together: a player resigns (P26, R37); the host pauses, resumes and extends the
-clock; a player asks for a rematch (CONTRACT section 3).
+clock; a player asks for a rematch (docs/api.md "Playing together").
 
 Each ``do_*`` function is one transaction on the locked game row, as every action: a
-refused request (``ServiceError``) changes nothing. The host is ``Game.host``; only they
-pause, resume and extend (``not_host`` for anyone else).
+refused request (``ServiceError``) changes nothing. Only the player who holds the host's
+chair (``games.chair``: ``Game.host`` while they are still in the game, then the next
+person still in it) pauses, resumes, extends and hands a seat to a bot (``not_host`` for
+anyone else, ``conflict`` for a player who resigned); ``hand_on_the_chair`` passes it on
+when its holder leaves.
 """
 
 import logging
@@ -16,7 +19,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import ServiceError, status_word
-from games import bots, deadlines, events, notify
+from core.text import clean_typed_text
+from games import bots, chair, deadlines, events, notify
 from games.actions.common import (
     check_seen_version,
     end_game,
@@ -24,7 +28,7 @@ from games.actions.common import (
     refuse_if_suspended,
     refuse_unless_active,
 )
-from games.actions.invitations import BOT_PREFIX, do_create_game
+from games.actions.invitations import BOT_PREFIX, do_create_game, player_counts_text
 from games.clocks import clock_request
 from games.models import PAUSE_REASON_MAX_LENGTH, Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import RESIGN
@@ -32,7 +36,7 @@ from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
 
-# The host's extension of one turn (CONTRACT section 3), and the longest reason they give.
+# The host's extension of one turn (docs/api.md "Playing together"), and the longest reason.
 MIN_EXTEND_HOURS, MAX_EXTEND_HOURS = 1, 168
 MAX_REASON_LENGTH = PAUSE_REASON_MAX_LENGTH
 
@@ -54,9 +58,27 @@ def _player_row(game: Game, user: User) -> Seat:
     return row
 
 
-def _refuse_unless_host(game: Game, user: User) -> None:
-    if game.host_id != user.id:
-        raise ServiceError("not_host", _("Only the game's host may do that."))
+def _refuse_unless_chair(game: Game, row: Seat) -> None:
+    """Refuse anyone but the player of ``row`` when they hold the host's chair
+    (``games.chair``) of the locked ``game``: ``not_host``; ``conflict`` once they have
+    resigned (final: the chair is not theirs again, whoever held it)."""
+    holder = chair.chair_seat(game, list(game.seats.all()))
+    if holder is not None and holder.seat == row.seat:
+        return
+    if row.resigned:
+        if holder is None or holder.user is None:
+            raise ServiceError(
+                "conflict", _("You have resigned from this game, so the host's chair is not yours.")
+            )
+        raise ServiceError(
+            "conflict",
+            _(
+                "You have resigned from this game, so the host's chair is not yours: "
+                "%(name)s holds it."
+            )
+            % {"name": holder.user.public_name},
+        )
+    raise ServiceError("not_host", _("Only the game's host may do that."))
 
 
 def _refuse_if_paused(game: Game) -> None:
@@ -65,18 +87,13 @@ def _refuse_if_paused(game: Game) -> None:
 
 
 def _clean_reason(reason) -> str:
-    """The host's reason as plain text, trimmed (``invalid`` if not a string or too long)."""
-    if reason is None:
-        return ""
-    if not isinstance(reason, str):
-        raise ServiceError("invalid", _("reason must be text."))
-    reason = reason.strip()
-    if len(reason) > MAX_REASON_LENGTH:
-        raise ServiceError(
-            "invalid",
-            _("reason may be at most %(max)d characters long.") % {"max": MAX_REASON_LENGTH},
-        )
-    return reason
+    """The host's reason, which every player reads in an email and on the game page: one
+    line, trimmed, "" for none; ``invalid`` for what the one rule for typed text refuses
+    (``core.text.clean_typed_text``: not a string, too long, control or invisible
+    characters)."""
+    return clean_typed_text(
+        reason, field_label=_("The reason"), max_length=MAX_REASON_LENGTH, required=False
+    )
 
 
 # --- Resigning (P26, R37) --------------------------------------------------------------------
@@ -90,11 +107,14 @@ def do_resign(game_id, user: User, version: int) -> Game:
     (``end_reason`` resigned), the other player the winner, ``result`` the table scored as
     it stands with ``"resigned": [seat]``. With three or four a stand-in bot plays the seat
     to the end and the game goes on (``result_with_resignations`` leaves the seat out of
-    the winners); when no player who has not resigned is left, it ends as P25 (aborted,
-    abandoned); the other players are emailed that a bot plays the seat on. A retry of a
-    resignation already applied (same version) answers the game.
+    the winners); when no person is left in the game (``chair.still_in_game``: all
+    resigned, or deleted their accounts), it ends as P25 (aborted, abandoned); the other
+    players are emailed that a bot plays the seat on. A host who resigns leaves the chair
+    to the next person still in the game, and a pause of theirs ends
+    (``hand_on_the_chair``). A retry of a resignation already applied (same version)
+    answers the game.
     Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``,
-    ``game_not_active``, ``stale_version``, ``illegal_action`` (resigned already).
+    ``game_not_active``, ``stale_version``, ``conflict`` (resigned already).
     Returns the game, seats prefetched.
     """
     with transaction.atomic(), sent_together():
@@ -105,7 +125,7 @@ def do_resign(game_id, user: User, version: int) -> Game:
                 game=game, number=version + 1, seat=row.seat, action__action=RESIGN
             ).exists():
                 return game  # the client's retry after a lost answer
-            raise ServiceError("illegal_action", _("You have resigned from this game already."))
+            raise ServiceError("conflict", _("You have resigned from this game already."))
         refuse_unless_active(game)
         if version != game.version:
             raise ServiceError(
@@ -127,6 +147,7 @@ def do_resign(game_id, user: User, version: int) -> Game:
             at=now,
         )
         game.version += 1
+        held = chair.chair_seat(game, list(game.seats.all()))
         row.resigned = True
         row.save(update_fields=["resigned"])
         seats = list(game.seats.all())
@@ -136,8 +157,9 @@ def do_resign(game_id, user: User, version: int) -> Game:
             game.result = _resignation_result(game, playing)
             end_game(game, GameStatus.FINISHED, EndReason.RESIGNED, now, last_move=move)
             notify.queue_game_over(game)
-        elif not any(s.user_id is not None and not s.resigned for s in seats):
-            # P26: every human player left has resigned: the game ends as P25.
+        elif not any(chair.still_in_game(s) for s in seats):
+            # P26: every human player left has resigned (or deleted their account): the
+            # game ends as P25, not played on by bots alone.
             end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
             notify.queue_game_ended(game)
         else:
@@ -159,8 +181,10 @@ def do_resign(game_id, user: User, version: int) -> Game:
                     game.deadline = None if game.is_paused else bots.bot_deadline(now)
                     game.next_reminder_at = None
                     game.save(update_fields=["deadline", "next_reminder_at", "updated_at"])
-            # The others hear who left and that a bot plays on (in this transaction: outbox).
-            notify.queue_resigned(game, row)
+            passed = hand_on_the_chair(game, held, now)
+            # The others hear who left and that a bot plays on (in this transaction: outbox),
+            # and who holds the chair now when it passed.
+            notify.queue_resigned(game, row, chair_passed=passed)
             events.move_applied.send(sender=Game, game=game, move=move)
         logger.info("game %s: seat %d resigned (user %s)", game.id, row.seat, user.id)
     return game
@@ -194,8 +218,7 @@ def do_pause_game(game_id, user: User, reason: str | None = "") -> Game:
     reason = _clean_reason(reason)
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _player_row(game, user)
-        _refuse_unless_host(game, user)
+        _refuse_unless_chair(game, _player_row(game, user))
         refuse_unless_active(game)
         _refuse_if_paused(game)
         now = timezone.now()
@@ -224,16 +247,15 @@ def do_resume_game(game_id, user: User, reason: str | None = "") -> Game:
     it had left when paused; a turn begun while paused gets a whole turn from now.
 
     Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``, ``not_host``,
-    ``game_not_active``, ``illegal_action`` (not paused), ``invalid`` (the reason).
+    ``game_not_active``, ``conflict`` (not paused), ``invalid`` (the reason).
     """
     reason = _clean_reason(reason)
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _player_row(game, user)
-        _refuse_unless_host(game, user)
+        _refuse_unless_chair(game, _player_row(game, user))
         refuse_unless_active(game)
         if not game.is_paused:
-            raise ServiceError("illegal_action", _("The game is not paused."))
+            raise ServiceError("conflict", _("The game is not paused."))
         _resume(game, timezone.now(), reason=reason, automatic=False)
         logger.info("game %s resumed by its host %s", game.id, user.id)
     return game
@@ -258,8 +280,18 @@ def resume_due_pause(game_id, paused_at: datetime, now: datetime) -> Game | None
     return game
 
 
-def _resume(game: Game, now: datetime, *, reason: str, automatic: bool) -> None:
-    """Run the locked, paused ``game``'s clock again from ``now`` and tell everyone."""
+def _resume(
+    game: Game,
+    now: datetime,
+    *,
+    reason: str,
+    automatic: bool,
+    left: bool = False,
+    holder: Seat | None = None,
+) -> None:
+    """Run the locked, paused ``game``'s clock again from ``now`` and tell everyone:
+    ``left``, because the player who paused it left the game and ``holder`` holds the
+    chair now (``hand_on_the_chair``)."""
     paused_at = game.paused_at
     assert paused_at is not None  # callers resume paused games only
     game.paused_at = game.paused_until = None
@@ -285,8 +317,39 @@ def _resume(game: Game, now: datetime, *, reason: str, automatic: bool) -> None:
             "updated_at",
         ]
     )
-    notify.queue_clock_changed(game, RESUMED, reason=reason, automatic=automatic)
+    notify.queue_clock_changed(
+        game, RESUMED, reason=reason, automatic=automatic, left=left, holder=holder
+    )
     events.clock_changed.send(sender=Game, game=game, event=RESUMED)
+
+
+def hand_on_the_chair(
+    game: Game, held: Seat | None, now: datetime, *, leaving_id: int | None = None
+) -> bool:
+    """After the player who held the host's chair as ``held`` may have left the locked,
+    active ``game`` (resigned, or ``leaving_id``: deleting their account), pass the chair
+    on: to the next person still in the game (``games.chair``), or to nobody. Returns
+    whether it changed hands.
+
+    When it did and the game is paused (only the chair pauses), the pause ends at once,
+    as the holder's resume would: the turn under way gets back the time it had left, and
+    everyone is told (a pause nobody left in the game may end must not hold the others
+    for ``PAUSE_MAX_DAYS``). Decision 0005.
+    """
+    if held is None:
+        return False
+    holder = chair.chair_seat(game, list(game.seats.all()), leaving_id=leaving_id)
+    if holder is not None and holder.seat == held.seat:
+        return False
+    if game.is_paused:
+        _resume(game, now, reason="", automatic=False, left=True, holder=holder)
+    logger.info(
+        "game %s: the host's chair passed from seat %d to %s",
+        game.id,
+        held.seat,
+        "nobody" if holder is None else f"seat {holder.seat}",
+    )
+    return True
 
 
 def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
@@ -295,7 +358,7 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
     player is emailed, with ``reason``.
 
     Raises ``ServiceError``: ``invalid`` (hours, reason), ``not_found``, ``not_a_player``,
-    ``suspended``, ``not_host``, ``game_not_active``, ``paused``, ``illegal_action``
+    ``suspended``, ``not_host``, ``game_not_active``, ``paused``, ``conflict``
     (extended this turn already, or a bot is to move).
     """
     if type(hours) is not int or not MIN_EXTEND_HOURS <= hours <= MAX_EXTEND_HOURS:
@@ -307,16 +370,13 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
     reason = _clean_reason(reason)
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _player_row(game, user)
-        _refuse_unless_host(game, user)
+        _refuse_unless_chair(game, _player_row(game, user))
         refuse_unless_active(game)
         _refuse_if_paused(game)
         if game.host_extended_turn is not None and game.host_extended_turn == game.turn_started_at:
-            raise ServiceError(
-                "illegal_action", _("You have extended this turn already: once per turn.")
-            )
+            raise ServiceError("conflict", _("You have extended this turn already: once per turn."))
         if bots.bot_to_move(game) is not None:
-            raise ServiceError("illegal_action", _("A bot is to move: it needs no more time."))
+            raise ServiceError("conflict", _("A bot is to move: it needs no more time."))
         deadlines.extend_turn(game, hours, timezone.now())
         game.host_extended_turn = game.turn_started_at
         game.save(
@@ -341,13 +401,16 @@ def do_rematch(game_id, user: User) -> tuple[Game, bool]:
     """A new game after the finished or aborted one: the same kind, options, ``turn_hours``,
     clock (a time bank's numbers, a daily deadline's hour and zone) and stand-in setting,
     the same people with the seat order turned by one (seat 1 starts),
-    ``user`` its host, the others invited as usual and bots seated again as bots.
+    ``user`` its host, the others invited as usual and bots seated again as bots. A
+    player who has deleted their account is left out (their seat with it), when the
+    players left still make a game of that kind.
 
     One per game: the old game's row lock orders concurrent asks, and ``Game.rematch``
     (one-to-one) holds the one made; asked again, by any player, it is that game. Returns
     ``(game, created)``. Raises ``ServiceError``: ``not_found``, ``not_a_player``,
-    ``game_not_active`` (still invited or active, or cancelled), and whatever creating a
-    game refuses (``suspended``, ``throttled``), creating nothing then.
+    ``game_not_active`` (still invited or active, or cancelled), ``conflict`` (too few
+    players left after a deletion), and whatever creating a game refuses
+    (``suspended``, ``throttled``), creating nothing then.
     """
     with transaction.atomic():
         old = lock_game_with_seats(game_id)
@@ -362,10 +425,24 @@ def do_rematch(game_id, user: User) -> tuple[Game, bool]:
                 _("This game is %(status)s; a rematch follows a game that has ended.")
                 % {"status": status_word(old.status)},
             )
-        entries = [
-            s.user.email if s.user is not None else f"{BOT_PREFIX}{s.bot}"
+        # An erased account has no address to invite (``erased-<id>@invalid`` is refused,
+        # and must never be shown): its seat is left out, a bot's own seat stays a bot.
+        kept = [
+            s
             for s in sorted(old.seats.all(), key=lambda s: s.seat)
+            if s.user is None or s.user.erased_at is None
         ]
+        rules = old.rules
+        if len(kept) < len(old.seats.all()) and len(kept) not in rules.PLAYER_COUNTS:
+            raise ServiceError(
+                "conflict",
+                _(
+                    "A player of this game has deleted their account, and a game of "
+                    "%(game)s needs %(counts)s players, so there can be no rematch."
+                )
+                % {"game": rules.NAME, "counts": player_counts_text(rules)},
+            )
+        entries = [s.user.email if s.user is not None else f"{BOT_PREFIX}{s.bot}" for s in kept]
         new = do_create_game(
             user,
             entries[1:] + entries[:1],
@@ -403,8 +480,7 @@ def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None)
     """
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _player_row(game, user)
-        _refuse_unless_host(game, user)
+        _refuse_unless_chair(game, _player_row(game, user))
         refuse_unless_active(game)
         check_seen_version(game, version)
         levels = bots.levels_of(game.rules)

@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from accounts.models import User
 from games import fairness, queries
+from games.chair import chair_seat
 from games.clocks import clock_json
 from games.models import Game, Seat
 
@@ -95,5 +96,8 @@ def game_json(game: Game, viewer: User) -> dict:
 
 
 def host_seat(game: Game, seats: list[Seat]) -> int | None:
-    """The seat of ``game``'s host among its ``seats`` (None for a host without one)."""
-    return next((seat.seat for seat in seats if seat.user_id == game.host_id), None)
+    """The seat among ``game``'s ``seats`` that holds the host's chair (``games.chair``):
+    the host's, or after the host left the game the next person's still in it; None
+    when nobody holds it (or the host holds no seat)."""
+    holder = chair_seat(game, seats)
+    return None if holder is None else holder.seat

@@ -1,4 +1,4 @@
-"""Request and response shapes of the games API (CONTRACT.md section 2)."""
+"""Request and response shapes of the games API (docs/api.md "Games, moves and versions")."""
 
 from typing import cast
 
@@ -336,7 +336,9 @@ class GameSerializer(serializers.ModelSerializer):
     )
 
     host = serializers.SerializerMethodField(
-        help_text="The host's seat: only they may pause, resume and extend."
+        help_text="The seat that holds the host's chair: only its player may pause, resume "
+        "and extend. The host's; after the host resigned or deleted their account, the "
+        "next person's in seat order still in the game; null when nobody is left."
     )
     clock = serializers.SerializerMethodField(
         help_text="How turns are timed; the time bank's numbers or the daily hour and zone."

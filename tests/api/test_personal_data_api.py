@@ -183,20 +183,24 @@ def test_erasure_happens_once(anna, django_capture_on_commit_callbacks):
         erasure.do_erase_account(second.removeprefix("/accounts/delete/").removesuffix("/"))
 
 
-def test_a_game_with_no_other_player_left_ends_as_abandoned(anna, bert, carla):
+def test_a_game_with_no_other_player_left_ends_for_the_deletion(anna, bert, carla):
     game = start_game([anna, bert, carla])
     do_resign(game.id, bert, 0)
     do_resign(game.id, carla, 1)
     erasure.erase_user(anna.pk)
     game.refresh_from_db()
-    assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.ABANDONED)
+    # Named for what happened: nobody timed out (not P25's "abandoned").
+    assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.ERASED)
+    told = OutboundEmail.objects.get(template="game_ended", to=bert.email).rendered()
+    assert "a player has deleted their account, and nobody is left to play on" in told.body_text
 
 
-def test_a_pending_invitation_is_declined(anna, bert):
+def test_a_pending_invitation_is_cancelled_for_the_deletion(anna, bert):
     game = actions.do_create_game(anna, [anna.email, bert.email])
     erasure.erase_user(bert.pk)
     game = Game.objects.get(pk=game.pk)
-    assert (game.status, game.end_reason) == (GameStatus.CANCELLED, EndReason.DECLINED)
+    # Not "an invitee declined": Bert never did.
+    assert (game.status, game.end_reason) == (GameStatus.CANCELLED, EndReason.ERASED)
 
 
 def test_the_asking_is_capped_and_needs_a_player(anna, django_capture_on_commit_callbacks):

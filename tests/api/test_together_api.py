@@ -1,5 +1,5 @@
-"""Playing together (CONTRACT section 3): resigning (P26, R37), the host's pause, resume and
-extension, and rematches, through the API and the service."""
+"""Playing together (docs/api.md "Playing together"): resigning (P26, R37), the host's pause,
+resume and extension, and rematches, through the API and the service."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -8,6 +8,7 @@ import time_machine
 from django.conf import settings
 from django.utils import translation
 
+from accounts import erasure
 from games import actions
 from games.actions.common import result_with_resignations
 from games.describe import Names, words_for
@@ -105,7 +106,11 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_a_bot_and_cannot_wi
     assert data["status"] == "active" and data["version"] == 1
     seat = data["seats"][0]
     assert seat["resigned"] and seat["bot"] == {"level": "careful", "standing_in": True}
-    assert post(anna, game, "take-back").json()["code"] == "illegal_action"  # final
+    taken = post(anna, game, "take-back")  # final: the state refuses, not the request
+    assert (taken.status_code, taken.json()["code"]) == (409, "conflict")
+    again = post(anna, game, "resign", {"version": 1})  # a new resignation, not a retry
+    assert (again.status_code, again.json()["code"]) == (409, "conflict")
+    assert "resigned from this game already" in again.json()["detail"]
     ended = play_out(fresh(game), [anna, bert, carla])
     assert ended.status == GameStatus.FINISHED
     by_the_bot = Move.objects.filter(game=game, seat=0, number__gt=1)
@@ -203,6 +208,9 @@ def test_a_pause_stops_the_clock_and_resuming_gives_back_the_time_left(anna, ber
     assert data["paused"] is False and data["paused_until"] is None
     assert fresh(clocked).deadline == START + 110 * H + 62 * H
     assert fresh(clocked).next_reminder_at == START + 110 * H + 38 * H
+    # Nothing to undo now: the state refuses, with the one status and code for that.
+    again = post(anna, clocked, "resume")
+    assert (again.status_code, again.json()["code"]) == (409, "conflict")
 
 
 def test_a_turn_that_starts_while_paused_is_unclocked_and_then_gets_a_whole_turn(
@@ -242,7 +250,7 @@ def test_the_host_extends_a_turn_once(anna, bert, clocked):
         data = post(anna, clocked, "extend", {"hours": 24, "reason": "Bert travels"}).json()
         assert data["deadline"] == "2026-12-11T10:00:00Z"  # 72 + 24 hours after START
         second = post(anna, clocked, "extend", {"hours": 1})
-        assert second.status_code == 400 and second.json()["code"] == "illegal_action"
+        assert (second.status_code, second.json()["code"]) == (409, "conflict")
         assert post(bert, clocked, "extend", {"hours": 1}).json()["code"] == "not_host"
         too_long = post(anna, clocked, "extend", {"hours": 169})
         assert too_long.status_code == 400 and too_long.json()["code"] == "invalid"
@@ -285,3 +293,122 @@ def test_a_reason_must_be_text(anna, clocked):
     answer = post(anna, clocked, "pause", {"reason": 0})
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"
     assert fresh(clocked).paused_at is None
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "holidays\u001b[2J",  # ESC: clears a terminal that shows the email
+        "holidays\u0007",  # BEL
+        "\u202eskcolc",  # a right-to-left override
+        "holidays\nNow it is Bert's turn.",  # a second line that passes for the service's
+    ],
+)
+def test_a_reason_is_cleaned_by_the_one_rule_for_typed_text(anna, clocked, reason):
+    # The host's reason reaches every player's email and the game page: the same rule as
+    # table talk's and a display name's (core.text), one line.
+    for what, body in (("pause", {}), ("extend", {"hours": 24})):
+        answer = post(anna, clocked, what, {**body, "reason": reason})
+        assert answer.status_code == 400 and answer.json()["code"] == "invalid"
+        assert answer.json()["detail"].startswith("The reason ")
+    game = fresh(clocked)
+    assert game.paused_at is None and game.pause_reason == ""
+    assert game.deadline == START + 72 * H
+    assert not OutboundEmail.objects.filter(template="clock_changed").exists()
+
+
+# --- The chair after the host leaves (decision 0005) ------------------------------------------
+
+
+@pytest.fixture
+def trio(anna, bert, carla):
+    """A 3-player Piratz game with 72-hour turns, started at START: Anna hosts (seat 0)."""
+    with time_machine.travel(START, tick=False):
+        return start_game([anna, bert, carla])
+
+
+def hand_the_turn_on(game: Game, user) -> int:
+    """``user``, to move, reveals and passes: the next seat's turn begins. The version."""
+    actions.do_play_move(game.id, user, fresh(game).version, {"action": "reveal"})
+    game = fresh(game)
+    pass_move = next(
+        a
+        for a in game.rules.legal_actions(game.load_state(), game.current_seat)
+        if a["action"] == "pass"
+    )
+    return actions.do_play_move(game.id, user, game.version, pass_move).version
+
+
+def test_a_host_who_resigned_keeps_no_chair_and_the_next_player_holds_it(anna, bert, carla, trio):
+    answer = post(anna, trio, "resign", {"version": 0})
+    assert answer.status_code == 200 and answer.json()["host"] == 1  # Bert's seat now
+    for what, body in (("pause", {}), ("extend", {"hours": 2})):
+        refused = post(anna, trio, what, body)
+        assert refused.status_code == 409 and refused.json() == {
+            "code": "conflict",
+            "detail": "You have resigned from this game, so the host's chair is not yours: "
+            "Bert holds it.",
+        }
+    assert post(carla, trio, "pause").json()["code"] == "not_host"
+    assert fresh(trio).paused_at is None and fresh(trio).host_extended_turn is None
+    assert post(bert, trio, "pause", {"reason": "my call now"}).status_code == 200
+    refused = post(anna, trio, "resume")
+    assert refused.status_code == 409 and refused.json()["code"] == "conflict"
+    assert fresh(trio).paused_at is not None
+    # The others were told who holds the chair now.
+    to_bert = OutboundEmail.objects.get(template="resigned", to=bert.email).rendered()
+    assert "Anna held the host's chair: it is yours now." in to_bert.body_text
+    to_carla = OutboundEmail.objects.get(template="resigned", to=carla.email).rendered()
+    assert "Anna held the host's chair: Bert holds it now." in to_carla.body_text
+
+
+def test_a_host_who_resigns_ends_their_pause_as_a_resume_would(anna, bert, carla, trio):
+    with time_machine.travel(START + 2 * H, tick=False):
+        version = hand_the_turn_on(trio, anna)  # Bert's turn, from START + 2 h
+    with time_machine.travel(START + 10 * H, tick=False):
+        actions.do_pause_game(trio.id, anna, "a wedding")
+    with time_machine.travel(START + 30 * H, tick=False):
+        data = post(anna, trio, "resign", {"version": version}).json()
+    assert data["status"] == "active" and data["host"] == 1
+    assert data["paused"] is False and data["paused_until"] is None
+    # Bert's turn had 64 of its 72 hours left when paused: it has them again from now.
+    assert fresh(trio).deadline == START + 30 * H + 64 * H
+    resumed = (
+        OutboundEmail.objects.filter(template="clock_changed", to=carla.email)
+        .latest("id")
+        .rendered()
+    )
+    assert "has left it, so the pause is over: the clock runs again." in resumed.body_text
+    assert "Bert holds the host's chair now." in resumed.body_text
+    assert "runs again by itself" not in resumed.body_text
+
+
+# --- Rematch after a deletion -----------------------------------------------------------------
+
+
+def test_a_rematch_after_a_deletion_leaves_the_deleted_seat_out(anna, bert, carla):
+    game = actions.do_create_game(anna, [anna.email, bert.email, carla.email, "bot:careful"])
+    actions.do_accept_invitation(game.id, bert)
+    actions.do_accept_invitation(game.id, carla)
+    for version, user in enumerate([anna, bert, carla]):
+        actions.do_resign(game.id, user, version)
+    assert fresh(game).status == GameStatus.ABORTED
+    erasure.erase_user(carla.pk)
+    answer = post(bert, game, "rematch")
+    assert answer.status_code == 201, answer.json()
+    seats = answer.json()["seats"]
+    # Anna, Bert, (Carla), the bot: Carla's seat left out, the bot's kept, turned by one.
+    assert [(s["name"], s["bot"]) for s in seats[::2]] == [("Bert", None), ("Anna", None)]
+    assert seats[1]["bot"] == {"level": "careful", "standing_in": False}
+
+
+def test_a_rematch_with_too_few_players_left_is_refused_in_a_sentence(anna, bert, clocked):
+    assert post(bert, clocked, "resign", {"version": 0}).status_code == 200
+    erasure.erase_user(bert.pk)
+    answer = post(anna, clocked, "rematch")
+    assert answer.status_code == 409 and answer.json() == {
+        "code": "conflict",
+        "detail": "A player of this game has deleted their account, and a game of Piratz "
+        "needs 2 to 4 players, so there can be no rematch.",
+    }
+    assert Game.objects.count() == 1 and fresh(clocked).rematch_id is None

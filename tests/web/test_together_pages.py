@@ -9,6 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts import erasure
 from games import actions, notify
 from games.models import Game, GameStatus, Seat, SeatChange
 from notifications.models import OutboundEmail
@@ -121,6 +122,14 @@ def test_a_player_reports_another_players_message(game, anna, bert):
     assert told(response) == ["Thank you: the moderators will look at the message you reported."]
     report = MessageReport.objects.get()
     assert (report.message, report.reporter, report.reason) == (message, anna, "rude")
+
+
+def test_a_report_reason_with_control_characters_is_refused_with_a_sentence(game, anna, bert):
+    message = post_message(game, bert, "something rude")
+    response = post(anna, "talk:report", game, {"reason": "rude\u001b[2J"}, message_id=message.pk)
+    assert response.status_code == 200  # back at the table, told why
+    assert told(response) == ["The reason cannot contain control or invisible characters."]
+    assert not MessageReport.objects.exists()
 
 
 def test_a_report_of_a_message_at_another_table_is_not_found(game, anna, bert, outsider):
@@ -316,3 +325,46 @@ def test_the_panel_is_never_given_a_hidden_messages_text(game, bert, moderator):
     do_hide_message(moderator, message.pk, "abusive")
     panel = table_talk({"csrf_token": "t"}, game, 0)
     assert panel["newest"][0]["hidden"] and panel["newest"][0]["text"] == ""
+
+
+# --- The chair after the host leaves; a rematch after a deletion -------------------------------
+
+
+def test_a_host_who_resigned_has_no_chair_and_the_next_player_has_it(anna, bert, carla, game):
+    post(anna, "games:resign", game, {"version": "0"})
+    assert "data-host-chair" not in page(anna, game)
+    words = "You have resigned from this game, so the host's chair is not yours: Bert holds it."
+    assert told(post(anna, "games:pause", game, {"reason": "mine"})) == [words]
+    assert told(post(anna, "games:extend", game, {"hours": "24"})) == [words]
+    assert told(post(anna, "games:hand-to-bot", game, {"seat": "2", "version": "1"})) == [words]
+    game = fresh(game)
+    assert game.paused_at is None and game.host_extended_turn is None
+    assert not Seat.objects.get(game=game, seat=2).bot
+    shown = page(bert, game)
+    assert "data-host-chair" in shown and "The host has left this game" in shown
+    assert "data-host-chair" not in page(carla, game)
+
+
+def test_a_rematch_a_deletion_cancelled_says_who_deleted_their_account(anna, bert, carla, game):
+    for version, user in enumerate([anna, bert, carla]):
+        actions.do_resign(game.id, user, version)
+    new, _created = actions.do_rematch(game.id, anna)
+    erasure.erase_user(bert.pk)
+    new = fresh(new)
+    assert new.status == GameStatus.CANCELLED and new.end_reason == "erased"
+    shown = page(carla, new)
+    assert "deleted their account" in shown and "declined" not in shown
+    cancelled = OutboundEmail.objects.get(template="game_cancelled", to=carla.email).rendered()
+    assert "A player has deleted their account." in cancelled.body_text
+
+
+def test_a_rematch_refused_after_a_deletion_says_so_without_an_address(anna, bert, duel):
+    actions.do_resign(duel.id, bert, 0)
+    erasure.erase_user(bert.pk)
+    response = post(anna, "games:rematch", duel)
+    assert told(response) == [
+        "A player of this game has deleted their account, and a game of Piratz needs 2 to 4 "
+        "players, so there can be no rematch."
+    ]
+    assert "@invalid" not in response.content.decode()
+    assert Game.objects.count() == 1
