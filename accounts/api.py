@@ -4,11 +4,13 @@
 ``/api/me/api-keys/``.
 """
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from django.conf import settings as django_settings
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import (
@@ -26,7 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from core.api.body import validated_body
-from core.api.errors import ApiError
+from core.api.errors import ApiError, refused
 from core.api.fields import (
     BoundedListField,
     StrictBooleanField,
@@ -51,7 +53,7 @@ else:
 
 
 class StrictFieldsMixin(_SerializerBase):
-    """CONTRACT.md: unknown fields are a malformed body, not silently dropped."""
+    """docs/api.md "Errors": unknown fields are a malformed body, not silently dropped."""
 
     rejects_unknown_fields = True  # the schema says additionalProperties: false
 
@@ -135,15 +137,31 @@ class LoginLinkView(APIView):
 # --- /api/me/: the caller's own notification settings and vacations -------------------------
 
 
+# A local wall-clock time as the API writes and reads it: two ASCII digits of hour
+# (00-23), a colon, two of minute. The schema says this pattern (its "time" format would
+# be RFC 3339's "23:00:00Z"), and the field refuses what it does not match: strptime's
+# "%H:%M" alone also took "7:5".
+CLOCK_TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+
+
+@extend_schema_field({"type": "string", "pattern": CLOCK_TIME_PATTERN, "example": "23:00"})
+class ClockTimeField(serializers.TimeField):
+    """A local time of day as ``"HH:MM"`` (``CLOCK_TIME_PATTERN``), read as a ``time``."""
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", input_formats=["%H:%M"], **kwargs)
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str) or re.fullmatch(CLOCK_TIME_PATTERN, value) is None:
+            self.fail("invalid", format="hh:mm")
+        return super().to_internal_value(value)
+
+
 class QuietHoursSerializer(StrictFieldsMixin, serializers.Serializer):
     """Quiet hours: a start and an end, local times; nothing else."""
 
-    start = serializers.TimeField(
-        format="%H:%M", input_formats=["%H:%M"], help_text='Local time, "HH:MM".'
-    )
-    end = serializers.TimeField(
-        format="%H:%M",
-        input_formats=["%H:%M"],
+    start = ClockTimeField(help_text='Local time, "HH:MM".')
+    end = ClockTimeField(
         help_text='Local time, "HH:MM"; earlier than start wraps midnight (23:00-07:00).',
     )
 
@@ -244,10 +262,12 @@ class NotificationSettingsSerializer(StrictFieldsMixin, serializers.Serializer):
         allow_null=True,
         min_length=1,
         max_length=display_names.MAX_LENGTH,
-        help_text="The name other players see everywhere; null: the first part of your "
-        "address. 1-40 characters (spaces around it are dropped), no @, no control or "
-        "invisible characters, and not a name another player has in any case or Unicode "
-        "compatibility form (a fullwidth or ligature spelling): `invalid` with a sentence.",
+        help_text="The name other players see everywhere; null: the name derived from your "
+        'address (its first part, numbered as "anna 2" when someone else is shown by it). '
+        "1-40 characters (spaces around it are dropped), no @, no control or invisible "
+        "characters, and not a name another person is shown by, chosen or derived, in any "
+        "case or Unicode compatibility form (a fullwidth or ligature spelling): `invalid` "
+        "with a sentence.",
     )
 
     def validate_time_zone(self, value: str) -> str:
@@ -320,7 +340,9 @@ _NOT_AUTHENTICATED = OpenApiResponse(_MeError, description="`not_authenticated`.
 
 
 def _invalid(error: ServiceError) -> ApiError:
-    return ApiError(400 if error.code == "invalid" else 404, error.code, error.detail)
+    """The answer to a refused request: its code's status (``invalid`` 400, ``not_found``
+    404, ``conflict`` 409)."""
+    return refused(error)
 
 
 class MySettingsView(APIView):
@@ -389,9 +411,10 @@ class MyVacationsView(APIView):
         description=(
             "While a vacation runs, your turn deadlines are paused (the clock resumes with "
             "the time that was left) and other players see you are away until its end. "
-            "Refused with `invalid` if it ends before it starts or is already over, starts "
-            "in the past, starts more than a year ahead, overlaps another of your "
-            "vacations, or would put more than VACATION_DAYS_PER_YEAR days of vacation "
+            "Refused with `400 invalid` if it ends before it starts or is already over, "
+            "starts in the past, starts more than a year ahead or is longer than "
+            "VACATION_DAYS_PER_YEAR days; with `409 conflict` if it overlaps another of "
+            "your vacations, or would put more than VACATION_DAYS_PER_YEAR days of vacation "
             "(past, running and planned) into any rolling 365 days."
         ),
         request=VacationSerializer,
@@ -399,6 +422,7 @@ class MyVacationsView(APIView):
             201: VacationSerializer,
             400: OpenApiResponse(_MeError, description="`invalid`: see the description."),
             401: _NOT_AUTHENTICATED,
+            409: OpenApiResponse(_MeError, description="`conflict`: see the description."),
         },
         tags=["me"],
     )
@@ -421,14 +445,14 @@ class MyVacationView(APIView):
         summary="End or cancel a vacation",
         description=(
             "A running vacation ends now (only the time taken counts against the "
-            "allowance); a planned one is removed. `invalid` if it is over already."
+            "allowance); a planned one is removed. `409 conflict` if it is over already."
         ),
         request=None,
         responses={
             204: None,
-            400: OpenApiResponse(_MeError, description="`invalid`: it is over already."),
             401: _NOT_AUTHENTICATED,
             404: OpenApiResponse(_MeError, description="`not_found`: not one of yours."),
+            409: OpenApiResponse(_MeError, description="`conflict`: it is over already."),
         },
         tags=["me"],
     )
@@ -474,7 +498,7 @@ class ApiKeyCreateSerializer(StrictSerializer):
 
 
 _KEYS_DESCRIPTION = (
-    "Your own API keys: at most 5 (`invalid` for a sixth). A key is shown once, in the "
+    "Your own API keys: at most 5 (`409 conflict` for a sixth). A key is shown once, in the "
     "answer that makes it; deleting one (the one this request uses too) stops it working at "
     "once. An operator's `manage.py issue_token` replaces them all with one."
 )
@@ -502,9 +526,10 @@ class MyApiKeysView(APIView):
             400: OpenApiResponse(
                 _MeError,
                 description="`invalid`: a missing, blank or over-long name, one with control "
-                "characters, an unknown field, or you have 5 keys already.",
+                "characters, or an unknown field.",
             ),
             401: _NOT_AUTHENTICATED,
+            409: OpenApiResponse(_MeError, description="`conflict`: you have 5 keys already."),
         },
         tags=["me"],
     )
@@ -515,9 +540,12 @@ class MyApiKeysView(APIView):
         except ServiceError as error:
             raise _invalid(error) from None
         # ApiKeyCreatedSerializer documents this answer: the key's row and, once, the key.
-        return Response(
+        response = Response(
             {**ApiKeySerializer(token).data, "key": key}, status=status.HTTP_201_CREATED
         )
+        # A live credential: no cache on the way (a proxy, the browser's) may keep a copy.
+        add_never_cache_headers(response)
+        return response
 
 
 class MyApiKeyView(APIView):

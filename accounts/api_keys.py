@@ -74,8 +74,9 @@ def _name_problem(name: str) -> str | None:
 
 def do_create_api_key(user: User, name: str) -> tuple[ApiToken, str]:
     """A new API key of ``user`` named ``name`` (trimmed; 1-60 characters): the row and the
-    key itself, shown to its owner this once. ``ServiceError("invalid")`` for a bad name or
-    when they have ``ApiToken.MAX_PER_USER`` keys already (nothing is created then).
+    key itself, shown to its owner this once. ``ServiceError("invalid")`` for a bad name,
+    ``ServiceError("conflict")`` when they have ``ApiToken.MAX_PER_USER`` keys already
+    (nothing is created then).
 
     The person's row is locked while the keys are counted: two requests at once cannot
     both make the fifth.
@@ -88,7 +89,7 @@ def do_create_api_key(user: User, name: str) -> tuple[ApiToken, str]:
         User.objects.select_for_update().only("id").get(pk=user.pk)
         if ApiToken.objects.filter(user=user).count() >= ApiToken.MAX_PER_USER:
             raise ServiceError(
-                "invalid",
+                "conflict",
                 _(
                     "You have %(max)d API keys already, the most one person may have; "
                     "delete one you no longer use first."

@@ -19,8 +19,8 @@ _LAST_USED_RESOLUTION = timedelta(hours=1)
 class ApiTokenAuthentication(authentication.BaseAuthentication):
     """An API key in the ``Authorization`` header, after either keyword (case-insensitive).
 
-    ``Token`` is this API's own (CONTRACT.md); ``Bearer`` is what generic HTTP and
-    OpenAPI clients send for the same kind of key.
+    ``Token`` is this API's own (docs/api.md "Games, moves and versions"); ``Bearer`` is
+    what generic HTTP and OpenAPI clients send for the same kind of key.
     """
 
     keyword = "Token"

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings as django_settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext
 
 from accounts import display_names
@@ -186,26 +186,36 @@ def _lock_display_name(key: str) -> None:
 
 
 def _change_display_name(user: User, name: str | None) -> None:
-    """Set the name others see (None or blank: the first part of the address again), inside
-    the caller's transaction with the person locked; ``ServiceError("invalid")`` for a name
-    of the wrong form or one another person's reads the same as (``display_names``).
+    """Set the name others see (None or blank: the name derived from the address again,
+    numbered if another person is shown by it meanwhile), inside the caller's transaction
+    with the person locked; ``ServiceError("invalid")`` for a name of the wrong form or
+    one another person is shown by, chosen or derived (``display_names``).
 
-    The name the person has already (an operator's too, set before or despite the rules)
-    is accepted unchanged: sending back the settings one read never fails on it.
+    The name the person has already (an operator's too, set before or despite the form
+    rules) is accepted unchanged: sending back the settings one read never fails on it.
     """
     name = (name or "").strip()
-    current = User.objects.values_list("display_name", flat=True).get(pk=user.pk)
-    if name and name != current:
+    person = User.objects.get(pk=user.pk)
+    if name and name != person.display_name:
         problem = display_names.form_problem(name)
         if problem is None:
             _lock_display_name(display_names.name_key(name))
             problem = display_names.taken_problem(name, user)
         if problem is not None:
             raise ServiceError("invalid", problem)
-    User.objects.filter(pk=user.pk).update(
-        display_name=name, display_name_key=display_names.name_key(name)
-    )
-    user.display_name, user.display_name_key = name, display_names.name_key(name)
+    person.display_name = name
+    try:
+        # A savepoint: a name taken between the check and here (by a newcomer whose
+        # derived name it is) is refused below, not a broken transaction.
+        with transaction.atomic():
+            person.save(update_fields=["display_name"])  # derives and keys the name
+    except IntegrityError:
+        raise ServiceError(
+            "invalid",
+            gettext("The display name %(name)r is taken; choose another.") % {"name": name},
+        ) from None
+    user.display_name, user.derived_name = person.display_name, person.derived_name
+    user.public_name_key = person.public_name_key
 
 
 def do_update_settings(user: User, changes: dict, *, now: datetime) -> NotificationSettings:
@@ -323,14 +333,20 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
     """Declare an absence from ``starts_at`` (None: now) to ``ends_at`` and return it.
 
     A start up to ``START_SLACK`` in the past is read as now (the client's clock may
-    lag); further back is refused, as is anything ``vacation_problem`` refuses, with
-    ``ServiceError("invalid", ...)``, changing nothing. In the same transaction the
-    deadlines of games waiting on this person are recomputed.
+    lag); further back is refused, as is anything ``vacation_problem`` refuses of the
+    vacation alone, with ``ServiceError("invalid", ...)``; what it refuses only beside the
+    person's other vacations (an overlap, the allowance) with ``ServiceError("conflict",
+    ...)``. Either changes nothing. In the same transaction the deadlines of games
+    waiting on this person are recomputed.
     """
     if starts_at is None or now - START_SLACK <= starts_at < now:
         starts_at = now
     elif starts_at < now:
         raise ServiceError("invalid", gettext("A vacation cannot start in the past."))
+    days_per_year = django_settings.VACATION_DAYS_PER_YEAR
+    problem = vacation_problem((starts_at, ends_at), [], now, days_per_year)
+    if problem:
+        raise ServiceError("invalid", problem)
     with transaction.atomic():
         _lock_person(user)
         existing = list(
@@ -338,11 +354,10 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
                 user=user, ends_at__gt=starts_at - YEAR, starts_at__lt=ends_at + YEAR
             ).values_list("starts_at", "ends_at")
         )
-        problem = vacation_problem(
-            (starts_at, ends_at), existing, now, django_settings.VACATION_DAYS_PER_YEAR
-        )
+        problem = vacation_problem((starts_at, ends_at), existing, now, days_per_year)
         if problem:
-            raise ServiceError("invalid", problem)
+            # Fine alone (checked above): it is the person's other vacations that refuse it.
+            raise ServiceError("conflict", problem)
         vacation = Vacation.objects.create(
             user=user, starts_at=starts_at, ends_at=ends_at, created_at=now
         )
@@ -353,8 +368,8 @@ def do_add_vacation(user: User, starts_at: datetime | None, ends_at: datetime, *
 def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
     """End the person's running vacation now, or cancel a planned one.
 
-    ``ServiceError("not_found")`` if it is not one of theirs, ``ServiceError("invalid")`` if
-    it is over already. Deadlines are recomputed in the same transaction.
+    ``ServiceError("not_found")`` if it is not one of theirs, ``ServiceError("conflict")``
+    if it is over already. Deadlines are recomputed in the same transaction.
     """
     with transaction.atomic():
         _lock_person(user)
@@ -362,7 +377,7 @@ def do_end_vacation(user: User, vacation_id: int, *, now: datetime) -> None:
         if vacation is None:
             raise ServiceError("not_found", gettext("You have no vacation with this id."))
         if vacation.ends_at <= now:
-            raise ServiceError("invalid", gettext("This vacation is over already."))
+            raise ServiceError("conflict", gettext("This vacation is over already."))
         if vacation.starts_at >= now:
             vacation.delete()  # never started: it takes nothing from the allowance
         else:

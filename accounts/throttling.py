@@ -262,8 +262,12 @@ def login_link_wait(request: HttpRequest) -> float | None:
 #
 # Credentials are tried against the API with no other limit: the API throttles run after
 # authentication and permissions (DRF), so a 401 never reaches them. This counts the
-# 401 answers per client address instead and, once an address is over the limit, refuses
-# its API requests before any credential is looked at.
+# 401 answers per client address instead and, once an address is over the limit, answers
+# its failed authentications 429 instead of 401. Requests whose credentials are valid are
+# served as ever: many people share one address (a campus or carrier NAT, an office
+# proxy), and one guesser among them must not lock out every program behind it. Keys are
+# 256 random bits (``ApiToken.create_for``), so no rate of guessing finds one; the limit
+# tells a misbehaving client to back off (``Retry-After``), and only wrong keys meet it.
 
 AUTH_FAILURE_KEY = "auth-failures:%s"
 
@@ -326,13 +330,16 @@ def _auth_failure_keys(address: str, window: int) -> tuple[str, str]:
 
 class AuthFailureThrottleMiddleware:
     """Under ``/api/``: each 401 answer counts against the client address
-    (``client_address``, which honours ``TRUSTED_PROXIES``); an address over
-    ``API_AUTH_FAILURES_PER_ADDRESS`` failures in ``API_AUTH_FAILURE_WINDOW_MINUTES`` gets
-    429 with ``Retry-After`` for every API request, a valid key's too (as django-axes
-    refuses a locked-out sign-in whatever the password), until it is under again.
+    (``client_address``, which honours ``TRUSTED_PROXIES``); while an address is over
+    ``API_AUTH_FAILURES_PER_ADDRESS`` failures in ``API_AUTH_FAILURE_WINDOW_MINUTES``, its
+    failed authentications get 429 with ``Retry-After`` instead of 401 (and are not
+    counted, so hammering does not prolong the wait), until it is under again.
 
-    A request without credentials to an endpoint that needs none is answered normally
-    and not counted; one to an endpoint that needs them is a 401, and counts.
+    Only failures are refused: a request with a valid key or session from that address
+    is authenticated and served as ever (its user's own throttles apply), and so is a
+    request without credentials to an endpoint that needs none; neither counts. A wrong
+    key is refused before any view runs (DRF authenticates first), so replacing its 401
+    changes nothing but the status.
     """
 
     def __init__(self, get_response):
@@ -341,13 +348,14 @@ class AuthFailureThrottleMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.path.startswith(API_PREFIX):
             return self.get_response(request)
+        response = self.get_response(request)
+        if response.status_code != 401:
+            return response
         address = client_address(request)
         wait = auth_failure_wait(address)
         if wait is not None:
             return _too_many_failures(wait)
-        response = self.get_response(request)
-        if response.status_code == 401:
-            count_auth_failure(address)
+        count_auth_failure(address)
         return response
 
 
@@ -356,8 +364,9 @@ def _too_many_failures(wait: float) -> JsonResponse:
         {
             "code": "throttled",
             "detail": _(
-                "Too many requests from your address failed to authenticate. "
-                "Try again later (Retry-After says when)."
+                "These credentials are not valid, and too many requests from your address "
+                "failed to authenticate: try again later (Retry-After says when). Valid "
+                "API keys and signed-in browsers from your address are still served."
             ),
         },
         status=429,

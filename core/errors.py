@@ -6,9 +6,12 @@ from django.utils.translation import pgettext_lazy
 class ServiceError(Exception):
     """A request the service refuses; nothing was changed.
 
-    ``code`` is one of CONTRACT.md's error codes (``invalid``, ``illegal_action``,
+    ``code`` is one of the error codes of docs/api.md "Errors" (``invalid``, ``illegal_action``,
     ``not_found``, ``not_a_player``, ``not_your_turn``, ``stale_version``,
-    ``game_not_active``, ``throttled``, ``suspended``, ``not_host``, ``paused``);
+    ``game_not_active``, ``throttled``, ``suspended``, ``not_host``, ``paused``), or
+    ``conflict``: the request is well formed but the current state of what it acts on
+    refuses it (done already or final, nothing to undo, a limit of things reached;
+    docs/api.md);
     ``detail`` is a sentence for a person, in the language active when it is raised
     (callers wrap it in ``gettext``: the request's language, docs/players.md "Languages:
     English and German").

@@ -3,7 +3,12 @@ standings and games (docs/api.md, docs/leagues.md)."""
 
 from typing import cast
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
@@ -22,6 +27,7 @@ from core.api.fields import (
 )
 from core.errors import ServiceError
 from games.api.representation import datetime_json
+from games.catalogue import kinds
 from leagues import actions, queries
 from leagues.models import League, LeagueFormat
 from leagues.standings import standings
@@ -75,14 +81,30 @@ class LeagueDetailSerializer(LeagueSerializer):
     games = LeagueGameSerializer(many=True)
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "minLength": 1, "maxLength": 254},
+        "minItems": 2,
+        "maxItems": actions.MAX_PLAYERS,
+        # The same address or name twice is the same person, whom a league takes once.
+        "uniqueItems": True,
+    }
+)
+class _LeaguePlayersField(BoundedListField):
+    pass
+
+
 class LeagueCreateSerializer(StrictSerializer):
     name = StrictCharField(max_length=actions.NAME_MAX_LENGTH)
-    players = BoundedListField(
+    players = _LeaguePlayersField(
         child=StrictCharField(max_length=254),
+        min_length=2,
         max_length=actions.MAX_PLAYERS,
-        help_text="Email addresses or display names; your own to play too.",
+        help_text="Email addresses or display names, each person once; your own to play "
+        "too. At least 2 (a round robin); groups of 3-4 need 3, 4 or at least 6.",
     )
-    game = StrictCharField(required=False, default="piratz")
+    game = serializers.ChoiceField(choices=[], required=False, default="piratz")
     blind = StrictBooleanField(required=False, default=False)
     turn_hours = StrictIntegerField(required=False, default=72, min_value=1, max_value=720)
     format = serializers.ChoiceField(
@@ -90,6 +112,12 @@ class LeagueCreateSerializer(StrictSerializer):
     )
     group_size = StrictIntegerField(required=False, default=4, min_value=3, max_value=4)
     max_running = StrictIntegerField(required=False, default=2, min_value=1, max_value=20)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The catalogue's games, read per request (GAME_PACKAGES decides), as a new game's.
+        game_field = cast(serializers.ChoiceField, self.fields["game"])
+        game_field.choices = kinds()
 
 
 def league_json(league: League, *, detail: bool) -> dict:

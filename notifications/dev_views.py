@@ -27,7 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from piratz_site.proxies import client_address
+from piratz_site.proxies import client_address, relayed_by_untrusted_peer
 
 FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 # The file backend writes this line after every message (console backend's separator).
@@ -136,10 +136,14 @@ def is_local_client(request: HttpRequest) -> bool:
 
     The connection's own address (``REMOTE_ADDR``) must be loopback: a client's
     X-Forwarded-For proves nothing. And when that connection is a trusted proxy on this
-    machine (TRUSTED_PROXIES), the client it forwards for must be loopback too.
+    machine (TRUSTED_PROXIES), the client it forwards for must be loopback too; when it
+    sent forwarded headers without being trusted, it is most likely a proxy left out of
+    TRUSTED_PROXIES, relaying a client from anywhere.
     """
-    return _is_loopback(request.META.get("REMOTE_ADDR", "")) and _is_loopback(
-        client_address(request)
+    return (
+        _is_loopback(request.META.get("REMOTE_ADDR", ""))
+        and _is_loopback(client_address(request))
+        and not relayed_by_untrusted_peer(request)
     )
 
 

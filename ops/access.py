@@ -4,7 +4,8 @@
 - ``METRICS_ALLOWED_ADDRESSES`` set: the client address (as ``TRUSTED_PROXIES`` let it be
   known) must be in one of its networks.
 - Both set: both must hold. Neither: only a scraper on this machine (a loopback address,
-  and no ``X-Forwarded-For``, so not a client relayed by a proxy on this machine).
+  and no forwarded headers, trusted or dropped: not a client relayed by a proxy on this
+  machine, whether or not ``TRUSTED_PROXIES`` lists it).
 """
 
 import hmac
@@ -13,7 +14,7 @@ import ipaddress
 from django.conf import settings
 from django.http import HttpRequest
 
-from piratz_site.proxies import client_address
+from piratz_site.proxies import client_address, is_relayed
 
 ALLOWED = "allowed"
 NO_TOKEN = "no_token"  # 401: the token is missing or wrong
@@ -44,8 +45,10 @@ def metrics_access(request: HttpRequest) -> str:
         local = _address_in(request, [ipaddress.ip_network("127.0.0.0/8")]) or _address_in(
             request, [ipaddress.ip_network("::1/128")]
         )
-        relayed = "HTTP_X_FORWARDED_FOR" in request.META or "HTTP_FORWARDED" in request.META
-        return ALLOWED if local and not relayed else NOT_FROM_HERE
+        # A proxy on this machine connects from loopback: whatever it relays (a client
+        # anywhere) must not pass for a local scraper. ForwardedHeadersMiddleware has
+        # dropped the headers of one left out of TRUSTED_PROXIES, but noted it did.
+        return ALLOWED if local and not is_relayed(request) else NOT_FROM_HERE
     if networks and not _address_in(request, networks):
         return NOT_FROM_HERE
     if token and not _token_matches(request, token):

@@ -5,7 +5,9 @@ reverse proxy we run overwrites or appends to them truthfully. So the client add
 read from ``X-Forwarded-For`` only when the connection comes from a trusted proxy, and
 then it is the right-most address that is not one (everything left of it was written by
 the client itself). ``ForwardedHeadersMiddleware`` drops the forwarded headers of every
-other connection, so that Django's ``SECURE_PROXY_SSL_HEADER`` cannot be fooled either.
+other connection, so that Django's ``SECURE_PROXY_SSL_HEADER`` cannot be fooled either,
+and notes that it did: such a request was most likely relayed by a proxy left out of
+``TRUSTED_PROXIES``, which checks for "a client on this machine" must not forget.
 """
 
 import ipaddress
@@ -23,6 +25,10 @@ FORWARDED_HEADERS = (
     "HTTP_X_REAL_IP",
     "HTTP_FORWARDED",
 )
+
+# Set in META (where no client header can land: those all start with HTTP_) to the
+# forwarded headers ForwardedHeadersMiddleware dropped, when it dropped any.
+DROPPED_FORWARDED_HEADERS = "piratz.dropped_forwarded_headers"
 
 
 def is_trusted_proxy(address: str, networks: Iterable | None = None) -> bool:
@@ -53,8 +59,29 @@ def client_address(request: HttpRequest) -> str:
     return hops[0] if hops else remote
 
 
+def relayed_by_untrusted_peer(request: HttpRequest) -> bool:
+    """Whether ``request`` came with forwarded headers from a connection that is not a
+    trusted proxy (``ForwardedHeadersMiddleware`` dropped them).
+
+    Their content proves nothing, but their presence says that a proxy (one left out of
+    ``TRUSTED_PROXIES``) most likely relayed the request, for a client anywhere: the
+    connection's own address is then the proxy's, not the client's.
+    """
+    return bool(request.META.get(DROPPED_FORWARDED_HEADERS))
+
+
+def is_relayed(request: HttpRequest) -> bool:
+    """Whether ``request`` says it was relayed by a proxy: it carries forwarded headers
+    from a trusted proxy, or carried some from an untrusted peer
+    (``relayed_by_untrusted_peer``)."""
+    return relayed_by_untrusted_peer(request) or any(
+        header in request.META for header in FORWARDED_HEADERS
+    )
+
+
 class ForwardedHeadersMiddleware:
-    """Remove forwarded headers from requests that do not come from a trusted proxy.
+    """Remove forwarded headers from requests that do not come from a trusted proxy, and
+    note which were removed (``relayed_by_untrusted_peer``).
 
     Must come before ``SecurityMiddleware``, which reads ``SECURE_PROXY_SSL_HEADER``.
     """
@@ -64,6 +91,9 @@ class ForwardedHeadersMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not is_trusted_proxy(request.META.get("REMOTE_ADDR", "")):
-            for header in FORWARDED_HEADERS:
-                request.META.pop(header, None)
+            dropped = tuple(
+                header for header in FORWARDED_HEADERS if request.META.pop(header, None) is not None
+            )
+            if dropped:
+                request.META[DROPPED_FORWARDED_HEADERS] = dropped
         return self.get_response(request)

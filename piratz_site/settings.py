@@ -5,6 +5,7 @@ service runs on a SQLite file under var/, writes emails to files under var/mail/
 passes Celery tasks as files under var/celery/, so `make run` needs no external service.
 """
 
+import logging
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -84,7 +85,7 @@ MIDDLEWARE = [
     # After sessions (it reads the switch's choice there and in its cookie), before
     # CommonMiddleware (Django's documented place): the browser's language by default.
     "django.middleware.locale.LocaleMiddleware",
-    # Under /api/: an address with too many 401s gets 429 before its credentials are read
+    # Under /api/: an address with too many 401s gets 429 for its further failures
     # (after LocaleMiddleware: the refusal speaks the client's language).
     "accounts.throttling.AuthFailureThrottleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -228,7 +229,7 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 # No page uses the browser's devices or sensors, nor lets an embedded page use them.
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
         "accelerometer",
@@ -448,7 +449,7 @@ CELERY_BEAT_SCHEDULE = {
 # --- Game service ---------------------------------------------------------------------
 # How long an invitation waits for every seat to accept before the game is cancelled.
 INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
-# The longest a host's pause lasts (CONTRACT section 3); then the game resumes by itself.
+# The longest a host's pause lasts (docs/api.md "Playing together"); then the game resumes.
 PAUSE_MAX_DAYS = env.int("PAUSE_MAX_DAYS", 14, min_value=1)
 # Leagues an organiser may create in any 24 hours (leagues.actions).
 LEAGUES_PER_USER_PER_DAY = env.int("LEAGUES_PER_USER_PER_DAY", 3, min_value=1)
@@ -488,8 +489,9 @@ WEBHOOK_TOTAL_TIMEOUT_SECONDS = env.int("WEBHOOK_TOTAL_TIMEOUT_SECONDS", 15, min
 WEBHOOKS_ALLOW_INSECURE_LOCALHOST = env.bool("WEBHOOKS_ALLOW_INSECURE_LOCALHOST", False)
 # Web Push (docs/push.md): the VAPID key pair (`manage.py make_vapid_keys`; none: no push)
 # and the contact push services see; attempts per message, seconds per connect and read,
-# how long a push service keeps a message for a device that is offline, devices per
-# person. Plain http:// to a loopback endpoint only for tests and local runs (DEBUG).
+# and for the whole post (as webhooks'), how long a push service keeps a message for a
+# device that is offline, devices per person. Plain http:// to a loopback endpoint only
+# for tests and local runs (DEBUG).
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env.str(
@@ -497,6 +499,7 @@ VAPID_SUBJECT = env.str(
 )
 PUSH_MAX_ATTEMPTS = env.int("PUSH_MAX_ATTEMPTS", 5, min_value=1)
 PUSH_TIMEOUT_SECONDS = env.int("PUSH_TIMEOUT_SECONDS", 10, min_value=1)
+PUSH_TOTAL_TIMEOUT_SECONDS = env.int("PUSH_TOTAL_TIMEOUT_SECONDS", 15, min_value=1)
 PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", 24 * 60 * 60, min_value=0)
 PUSH_SUBSCRIPTIONS_PER_USER = env.int("PUSH_SUBSCRIPTIONS_PER_USER", 10, min_value=1)
 PUSH_ALLOW_INSECURE_LOCALHOST = env.bool("PUSH_ALLOW_INSECURE_LOCALHOST", DEBUG)
@@ -531,7 +534,8 @@ INVITATIONS_PER_USER_PER_DAY = env.int("INVITATIONS_PER_USER_PER_DAY", 50, min_v
 PENDING_INVITATIONS_PER_ADDRESS = env.int("PENDING_INVITATIONS_PER_ADDRESS", 5, min_value=1)
 LOGIN_LINKS_PER_ADDRESS_PER_HOUR = env.int("LOGIN_LINKS_PER_ADDRESS_PER_HOUR", 5, min_value=1)
 # API requests answered 401 per client address, in any window of so many minutes; beyond
-# it the address gets 429 (accounts.throttling.AuthFailureThrottleMiddleware).
+# it the address's failed authentications get 429, valid credentials are still served
+# (accounts.throttling.AuthFailureThrottleMiddleware).
 API_AUTH_FAILURES_PER_ADDRESS = env.int("API_AUTH_FAILURES_PER_ADDRESS", 30, min_value=1)
 API_AUTH_FAILURE_WINDOW_MINUTES = env.int("API_AUTH_FAILURE_WINDOW_MINUTES", 10, min_value=1)
 
@@ -560,6 +564,8 @@ REST_FRAMEWORK = {
         "reports": env.str("API_THROTTLE_REPORTS", "10/hour"),  # POST /api/reports/, per user
         # POST /api/games/{id}/webhooks/, per user, refused tries included (each resolves a host)
         "webhooks": env.str("API_THROTTLE_WEBHOOKS", "30/hour"),
+        # POST /api/me/push-subscriptions/, per user, refused tries included (as webhooks)
+        "push_subscriptions": env.str("API_THROTTLE_PUSH_SUBSCRIPTIONS", "30/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -662,6 +668,11 @@ LOGGING = {
 # Celery workers keep this configuration instead of replacing the root's handlers with
 # their own, unfiltered ones.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Python writes its warnings (a deprecation, a missing static folder) to stderr as plain
+# text; as records of the "py.warnings" logger they become JSON lines too. (gunicorn's own
+# lines: piratz_site/server_log.py.)
+if LOG_FORMAT == "json":
+    logging.captureWarnings(True)
 
 # --- Health and metrics (docs/operating.md "Health and metrics") -------------------------
 # Who may read /metrics: a bearer token and/or client networks; neither: this machine only.

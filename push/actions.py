@@ -17,9 +17,16 @@ def do_subscribe(
     """Keep ``user``'s browser subscription; (row, created). The same endpoint again
     updates its keys (a browser renews them) and moves it to ``user`` if another account
     had it (one browser, one person: whoever subscribed it last). ``ServiceError
-    ("invalid")`` for an endpoint or keys the service would not use, or a person with
-    ``PUSH_SUBSCRIPTIONS_PER_USER`` devices already."""
-    problem = endpoints.endpoint_problem(endpoint) or endpoints.keys_problem(p256dh, auth)
+    ("invalid")``, nothing stored, for an endpoint or keys the service would not use (a
+    host that does not resolve, or resolves to an address of the one table of networks
+    no outbound post may reach: ``push.endpoints``); ``ServiceError("conflict")`` for a
+    person with ``PUSH_SUBSCRIPTIONS_PER_USER`` devices already."""
+    problem = (
+        endpoints.endpoint_problem(endpoint)
+        or endpoints.keys_problem(p256dh, auth)
+        # Last, and outside the transaction: a slow DNS answer must hold no row's lock.
+        or endpoints.destination_problem(endpoint)
+    )
     if problem:
         raise ServiceError("invalid", problem)
     with transaction.atomic():
@@ -31,7 +38,7 @@ def do_subscribe(
                 >= settings.PUSH_SUBSCRIPTIONS_PER_USER
             ):
                 raise ServiceError(
-                    "invalid",
+                    "conflict",
                     _("You have %(count)d devices subscribed already: remove one first.")
                     % {"count": settings.PUSH_SUBSCRIPTIONS_PER_USER},
                 )

@@ -5,15 +5,21 @@ The settings page's "Notify me on this device" posts the browser's
 rest of the endpoint names the device).
 """
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api import StrictFieldsMixin
+from accounts.throttling import UserRateThrottle
 from core.api.body import validated_body
-from core.api.errors import ApiError
-from core.api.fields import StrictCharField
+from core.api.errors import ApiError, refused
+from core.api.fields import StrictCharField, StrictIntegerField
 from core.errors import ServiceError
 
 from . import actions
@@ -27,14 +33,29 @@ class PushKeysSerializer(StrictFieldsMixin, serializers.Serializer):
     auth = StrictCharField(max_length=50, help_text="The browser's 16-byte secret, base64url.")
 
 
+# What the schema can say of an acceptable endpoint (``PUSH_POSTS.check_url``, the same
+# check as a webhook's URL: webhooks.api.URL_PATTERN): https, a host and no user or
+# password, no whitespace. Every endpoint the service accepts matches it
+# (tests/push/test_endpoint_schema.py); whether the host has public addresses only is found by
+# resolving it, which no schema can say.
+ENDPOINT_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]://[^\s/?#@]+([/?#]\S*)?$"
+
+
+@extend_schema_field({"type": "string", "pattern": ENDPOINT_PATTERN})
+class _EndpointField(StrictCharField):
+    pass
+
+
 class PushSubscriptionCreateSerializer(StrictFieldsMixin, serializers.Serializer):
     """What ``PushSubscription.toJSON()`` gives in a browser."""
 
-    endpoint = StrictCharField(
+    endpoint = _EndpointField(
         max_length=MAX_ENDPOINT_LENGTH,
+        # Refused with its spaces, not trimmed: the schema's pattern admits none.
+        trim_whitespace=False,
         help_text="The push service's URL for this browser: https:// on a public host.",
     )
-    expirationTime = serializers.IntegerField(  # the browser's own name
+    expirationTime = StrictIntegerField(  # the browser's own name
         required=False, allow_null=True, help_text="The browser's; ignored."
     )
     keys = PushKeysSerializer()
@@ -62,10 +83,26 @@ _DESCRIPTION = (
 
 
 def _refused(error: ServiceError) -> ApiError:
-    return ApiError(400 if error.code == "invalid" else 404, error.code, error.detail)
+    """``invalid`` 400, ``not_found`` 404, ``conflict`` 409 (``STATUS_OF_CODE``)."""
+    return refused(error)
+
+
+class PushSubscribeThrottle(UserRateThrottle):
+    """Subscribing resolves a host name the caller chose (``push.endpoints``): at most
+    ``DEFAULT_THROTTLE_RATES["push_subscriptions"]`` (``API_THROTTLE_PUSH_SUBSCRIPTIONS``,
+    30 an hour) tries per user, refused ones included, so the service is nobody's DNS
+    prober, as for webhooks. On ``POST`` only; every request also counts against the
+    user's own budget."""
+
+    scope = "push_subscriptions"
+
+    def allow_request(self, request, view) -> bool:
+        return request.method != "POST" or super().allow_request(request, view)
 
 
 class MyPushSubscriptionsView(APIView):
+    throttle_classes = [UserRateThrottle, PushSubscribeThrottle]
+
     @extend_schema(
         operation_id="me_push_subscriptions_list",
         summary="Your push subscriptions",
@@ -90,9 +127,10 @@ class MyPushSubscriptionsView(APIView):
             400: OpenApiResponse(
                 _Error,
                 description="`invalid`: an endpoint that is not https:// (or too long), keys "
-                "that are not a browser's, an unknown field, or 10 devices already.",
+                "that are not a browser's, or an unknown field.",
             ),
             401: _NOT_AUTHENTICATED,
+            409: OpenApiResponse(_Error, description="`conflict`: 10 devices already."),
         },
         tags=["me"],
     )

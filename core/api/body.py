@@ -6,20 +6,18 @@ from django.utils.translation import gettext as _
 from core.api.errors import ApiError
 
 
-def json_object(request, *, null_is_empty: bool = False) -> dict:
-    """``request.data`` when it is a JSON object; ``400 invalid`` for anything else (a list,
-    a string). ``null_is_empty``: a ``null`` body reads as ``{}`` (actions that need none)."""
+def json_object(request) -> dict:
+    """``request.data`` when it is a JSON object (an absent body reads as ``{}``); ``400
+    invalid`` for anything else (a list, a string, ``null``), as the schema says."""
     data = request.data
-    if data is None and null_is_empty:
-        return {}
     if not isinstance(data, dict):
         raise ApiError(400, "invalid", _("The body must be a JSON object."))
     return data
 
 
-def validated_body(serializer_class, request, *, null_is_empty: bool = False) -> dict:
+def validated_body(serializer_class, request) -> dict:
     """The body's ``validated_data`` by ``serializer_class``; DRF's ``ValidationError``
     (``400 invalid``) for a body it refuses, ``json_object``'s refusal for a non-object."""
-    serializer = serializer_class(data=json_object(request, null_is_empty=null_is_empty))
+    serializer = serializer_class(data=json_object(request))
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 
 # Each service error code (core.errors.ServiceError) answers with one HTTP status
-# (CONTRACT.md section 2).
+# (docs/api.md "Errors").
 STATUS_OF_CODE = {
     "invalid": 400,
     "illegal_action": 400,
@@ -32,6 +32,10 @@ STATUS_OF_CODE = {
     "not_standing_in": 409,
     "not_host": 403,
     "paused": 409,
+    # A well-formed request that the current state of what it acts on refuses: done
+    # already or final (resigned, extended this turn), nothing to undo (not paused), a
+    # limit of things reached (5 API keys). Reading that thing again shows why.
+    "conflict": 409,
     "throttled": 429,
     "suspended": 403,
     "unavailable": 503,
@@ -42,7 +46,7 @@ RETRY_AFTER_SECONDS = 5
 
 
 class ApiError(exceptions.APIException):
-    """An API error with an explicit code from CONTRACT.md's table.
+    """An API error with an explicit code from the table of docs/api.md "Errors".
 
     Raise it from views (or translate service errors into it) to answer with that
     status and code; the exception handler below renders it in the one shape.
@@ -92,7 +96,7 @@ def unavailable() -> ApiError:
     return error
 
 
-# DRF's own exceptions, mapped to the codes of CONTRACT.md (and a few more it leaves open).
+# DRF's own exceptions, mapped to the codes of docs/api.md "Errors".
 _CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "not_authenticated",

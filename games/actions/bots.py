@@ -30,7 +30,8 @@ def do_take_back_seat(game_id, user: User) -> Game:
     When the game waits for that seat, the player's turn starts now with a fresh clock.
     Raises ``ServiceError``: ``not_found`` (no such game, or not a player of it),
     ``not_a_player`` (staff without a seat), ``game_not_active`` (the game has ended),
-    ``not_standing_in`` (no bot stands in for them), ``suspended`` (a moderator's suspension runs).
+    ``not_standing_in`` (no bot stands in for them), ``conflict`` (they resigned: the bot
+    keeps the seat), ``suspended`` (a moderator's suspension runs).
     Returns the game, seats prefetched.
     """
     with transaction.atomic():
@@ -48,7 +49,7 @@ def do_take_back_seat(game_id, user: User) -> Game:
         if row.resigned:
             # P26: a resignation is final; the bot plays the seat to the end.
             raise ServiceError(
-                "illegal_action", _("You resigned from this game: the bot keeps your seat.")
+                "conflict", _("You resigned from this game: the bot keeps your seat.")
             )
         assert row.user is not None  # found by its user id
         refuse_if_suspended(row.user)  # read with the locked game row, not the caller's

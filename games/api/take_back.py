@@ -27,7 +27,8 @@ from games.api.serializers import GameSerializer
         409: OpenApiResponse(
             ErrorSerializer,
             description="`game_not_active`; `not_standing_in`: no bot stands in for you "
-            "in this game (you play your seat already).",
+            "in this game (you play your seat already); `conflict`: you resigned, and the "
+            "bot keeps your seat.",
         ),
     },
 )

@@ -1,5 +1,5 @@
-"""Playing together (CONTRACT section 3): resign, the host's pause, resume and extension, a
-rematch. Each view parses the body, calls its action (``games.actions.together``) and
+"""Playing together (docs/api.md "Playing together"): resign, the host's pause, resume and
+extension, a rematch. Each view parses the body, calls its action (``games.actions.together``) and
 answers the game; a refused request changed nothing."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -49,8 +49,13 @@ class ExtendRequestSerializer(ReasonRequestSerializer):
 _NOT_A_PLAYER = "`not_a_player`: you may see the game (staff) but hold no seat in it; "
 _SUSPENDED = "`suspended`: a moderator's suspension of your account runs."
 _HOST_ONLY = OpenApiResponse(
-    ErrorSerializer, description=_NOT_A_PLAYER + "`not_host`: you are not its host; " + _SUSPENDED
+    ErrorSerializer,
+    description=_NOT_A_PLAYER
+    + "`not_host`: you do not hold the host's chair (the game's `host` seat); "
+    + _SUSPENDED,
 )
+# After resigning, the host's chair is never yours again (docs/decisions/0005).
+_RESIGNED = "`conflict`: you resigned, so the host's chair is not yours"
 
 
 @extend_schema(
@@ -61,16 +66,16 @@ _HOST_ONLY = OpenApiResponse(
     request=ResignRequestSerializer,
     responses={
         200: GameSerializer,
-        400: OpenApiResponse(
-            ErrorSerializer, description="`invalid`; `illegal_action`: you resigned already."
-        ),
         403: OpenApiResponse(ErrorSerializer, description=_NOT_A_PLAYER + _SUSPENDED),
-        409: OpenApiResponse(ErrorSerializer, description="`stale_version`, `game_not_active`"),
+        409: OpenApiResponse(
+            ErrorSerializer,
+            description="`stale_version`, `game_not_active`; `conflict`: you resigned already.",
+        ),
     },
 )
 @api_view(["POST"])
 def resign(request, game_id):
-    data = validated_body(ResignRequestSerializer, request, null_is_empty=True)
+    data = validated_body(ResignRequestSerializer, request)
     try:
         game = actions.do_resign(game_id, request.user, data["version"])
     except actions.ServiceError as error:
@@ -88,13 +93,14 @@ def resign(request, game_id):
         200: GameSerializer,
         403: _HOST_ONLY,
         409: OpenApiResponse(
-            ErrorSerializer, description="`game_not_active`; `paused`: paused already."
+            ErrorSerializer,
+            description="`game_not_active`; `paused`: paused already; " + _RESIGNED + ".",
         ),
     },
 )
 @api_view(["POST"])
 def pause(request, game_id):
-    data = validated_body(ReasonRequestSerializer, request, null_is_empty=True)
+    data = validated_body(ReasonRequestSerializer, request)
     try:
         game = actions.do_pause_game(game_id, request.user, data.get("reason", ""))
     except actions.ServiceError as error:
@@ -109,16 +115,16 @@ def pause(request, game_id):
     request=ReasonRequestSerializer,
     responses={
         200: GameSerializer,
-        400: OpenApiResponse(
-            ErrorSerializer, description="`invalid`; `illegal_action`: the game is not paused."
-        ),
         403: _HOST_ONLY,
-        409: OpenApiResponse(ErrorSerializer, description="`game_not_active`"),
+        409: OpenApiResponse(
+            ErrorSerializer,
+            description="`game_not_active`; `conflict`: the game is not paused; " + _RESIGNED + ".",
+        ),
     },
 )
 @api_view(["POST"])
 def resume(request, game_id):
-    data = validated_body(ReasonRequestSerializer, request, null_is_empty=True)
+    data = validated_body(ReasonRequestSerializer, request)
     try:
         game = actions.do_resume_game(game_id, request.user, data.get("reason", ""))
     except actions.ServiceError as error:
@@ -133,20 +139,17 @@ def resume(request, game_id):
     request=ExtendRequestSerializer,
     responses={
         200: GameSerializer,
-        400: OpenApiResponse(
-            ErrorSerializer,
-            description="`invalid`; `illegal_action`: extended this turn already, or a bot "
-            "is to move.",
-        ),
         403: _HOST_ONLY,
         409: OpenApiResponse(
-            ErrorSerializer, description="`game_not_active`; `paused`: resume it first."
+            ErrorSerializer,
+            description="`game_not_active`; `paused`: resume it first; `conflict`: extended "
+            "this turn already, or a bot is to move; " + _RESIGNED + ".",
         ),
     },
 )
 @api_view(["POST"])
 def extend(request, game_id):
-    data = validated_body(ExtendRequestSerializer, request, null_is_empty=True)
+    data = validated_body(ExtendRequestSerializer, request)
     try:
         game = actions.do_extend_turn(game_id, request.user, data["hours"], data.get("reason", ""))
     except actions.ServiceError as error:
@@ -158,14 +161,17 @@ def extend(request, game_id):
     summary="A rematch of a game that has ended",
     description="A new game of the same kind, options and turn_hours, the same people with "
     "the seat order turned by one, you as its host, the others invited as usual (bots "
-    "seated again). One per game: asked again, by anyone, it answers that game (200).",
+    "seated again; a player who deleted their account left out). One per game: asked "
+    "again, by anyone, it answers that game (200).",
     request=None,
     responses={
         200: GameSerializer,
         201: GameSerializer,
         403: OpenApiResponse(ErrorSerializer, description=_NOT_A_PLAYER + _SUSPENDED),
         409: OpenApiResponse(
-            ErrorSerializer, description="`game_not_active`: the game has not ended."
+            ErrorSerializer,
+            description="`game_not_active`: the game has not ended; `conflict`: a player "
+            "deleted their account and too few players are left for the game.",
         ),
     },
 )

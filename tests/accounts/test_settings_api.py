@@ -178,7 +178,7 @@ REFUSALS = [
     ({"reminder_leads": 24}, "reminder_leads"),
     ({"digest_hour": 24}, "digest_hour"),
     ({"digest_hour": -1}, "digest_hour"),
-    # CONTRACT: a wrong type is malformed; DRF's IntegerField took "5", 5.0 and "5.0"
+    # docs/api.md "Errors": a wrong type is malformed; DRF's IntegerField took "5", 5.0 and "5.0"
     ({"digest_hour": "5"}, "digest_hour"),
     ({"digest_hour": 5.0}, "digest_hour"),
     ({"digest_hour": True}, "digest_hour"),

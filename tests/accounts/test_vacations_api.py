@@ -123,14 +123,17 @@ def test_bad_vacations_are_refused_and_change_nothing(client, player, interval, 
 def test_an_overlapping_vacation_is_refused(client, player):
     declare(client, NOW + days(5), NOW + days(10))
     response = declare(client, NOW + days(9), NOW + days(12))
-    assert response.status_code == 400
+    # Fine alone: the other vacation refuses it, a state (409), not a bad request.
+    assert (response.status_code, response.json()["code"]) == (409, "conflict")
     assert "overlaps" in response.json()["detail"]
     assert stored(player) == [(NOW + days(5), NOW + days(10))]
 
 
 def test_the_allowance_counts_the_last_365_days(client, player):
     Vacation.objects.create(user=player, starts_at=NOW - days(200), ends_at=NOW - days(185))
-    assert "allowance" in declare(client, NOW + days(1), NOW + days(8)).json()["detail"]
+    over = declare(client, NOW + days(1), NOW + days(8))
+    assert (over.status_code, over.json()["code"]) == (409, "conflict")
+    assert "allowance" in over.json()["detail"]
     assert declare(client, NOW + days(1), NOW + days(7)).status_code == 201
     # Once the old one is more than 365 days back, its days are free again.
     assert declare(client, NOW + days(181), NOW + days(195)).status_code == 201
@@ -175,8 +178,7 @@ def test_cancel_a_planned_vacation_removes_it(client, player):
 def test_a_finished_vacation_cannot_be_ended(client, player):
     old = Vacation.objects.create(user=player, starts_at=NOW - days(5), ends_at=NOW - days(4))
     response = client.delete(f"{URL}{old.id}/")
-    assert response.status_code == 400
-    assert response.json()["code"] == "invalid"
+    assert (response.status_code, response.json()["code"]) == (409, "conflict")
     assert stored(player) == [(NOW - days(5), NOW - days(4))]
 
 
@@ -234,7 +236,7 @@ def test_schema_documents_the_vacation_endpoints():
     schema = schema_of(path("api/me/", include("accounts.me_urls")))
     collection = schema["paths"]["/api/me/vacations/"]
     assert set(collection) == {"get", "post"}
-    assert {"201", "400", "401"} <= set(collection["post"]["responses"])
+    assert {"201", "400", "401", "409"} <= set(collection["post"]["responses"])
     item = schema["paths"]["/api/me/vacations/{vacation_id}/"]
     assert set(item) == {"delete"}
-    assert {"204", "400", "401", "404"} <= set(item["delete"]["responses"])
+    assert {"204", "401", "404", "409"} <= set(item["delete"]["responses"])

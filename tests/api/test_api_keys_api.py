@@ -37,6 +37,13 @@ class TestMakingAndUsingKeys:
         assert all("key" not in key for key in listed.json())
         assert body["key"] not in listed.content.decode()
 
+    def test_the_answer_with_the_key_is_never_stored(self, anna):
+        # As the page that shows a new key: no proxy or browser cache may keep a copy.
+        response = make_key(client_for(anna))
+        assert response.status_code == 201
+        assert "no-store" in response["Cache-Control"]
+        assert "private" in response["Cache-Control"]
+
     def test_the_list_is_the_callers_own(self, anna, bert):
         make_key(client_for(bert))
         assert len(client_for(anna).get(URL).json()) == 1  # the key client_for made
@@ -65,8 +72,8 @@ class TestRefusals:
         for number in range(4):
             assert make_key(client, f"key {number}").status_code == 201
         response = make_key(client, "one too many")
-        assert response.status_code == 400
-        assert response.json()["code"] == "invalid"
+        # A state of the person, not a bad request: 409, as every such refusal.
+        assert (response.status_code, response.json()["code"]) == (409, "conflict")
         assert "5 API keys" in response.json()["detail"]
         assert ApiToken.objects.filter(user=anna).count() == 5
 

@@ -140,7 +140,7 @@ def test_move_is_one_shape_per_action_told_apart_by_its_name(openapi):
 
 
 def test_each_piratz_action_takes_exactly_its_own_fields(openapi):
-    """CONTRACT section 1: each action's shape says which fields it takes, all required."""
+    """docs/api.md "The engine's entry points": an action's shape names its fields, all required."""
     components = openapi["components"]["schemas"]
     mapping = components["MoveRequest"]["discriminator"]["mapping"]
     for action, fields in PIRATZ_ACTION_FIELDS.items():
@@ -416,3 +416,88 @@ def test_a_move_without_a_body_is_400_naming_what_it_needs(game, anna):
     assert "version: This field is required." in body["detail"]
     game.refresh_from_db()
     assert game.version == 0
+
+
+# --- Every shape the service enforces, the schema states (issue 32, item 14) ------------------
+
+
+def test_a_null_body_is_refused_wherever_the_schema_wants_an_object(openapi, game, anna):
+    """No request body is ``nullable`` in the schema, so ``null`` is refused everywhere, as
+    a list or a string is: ``400 invalid``, and nothing changes (pause took it once)."""
+    client = client_for(anna)  # the host, seated
+    checked = 0
+    for path, method, operation in operations(openapi):
+        if "requestBody" not in operation or "{" in path.replace("{game_id}", ""):
+            continue
+        for media in operation["requestBody"]["content"].values():
+            assert "nullable" not in media["schema"], (method, path)
+        url = path.replace("{game_id}", str(game.id))
+        answer = client.generic(method.upper(), url, "null", content_type="application/json")
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid"), (method, path)
+        checked += 1
+    game.refresh_from_db()
+    assert game.version == 0 and game.paused_at is None
+    assert checked >= 10
+
+
+@pytest.mark.parametrize(
+    "time",
+    # "1\uff12:00": a fullwidth digit, which Python's \d (and strptime) would take.
+    ["00:00", "07:05", "23:59", "7:05", "7:5", "24:00", "12:60", "07:05:00", "1\uff12:00"],
+)
+def test_quiet_hours_take_exactly_the_documented_hh_mm(openapi, anna, time):
+    """The schema says ``HH:MM`` by a pattern (not RFC 3339's ``time``), and the API
+    takes a time exactly when it fits it."""
+    schema = jsonschema.Draft202012Validator(json_schema(openapi, "QuietHoursRequest"))
+    body = {"start": time, "end": "06:30"}
+    answer = client_for(anna).patch("/api/me/settings/", {"quiet_hours": body}, format="json")
+    assert answer.status_code in (200, 400), answer.content
+    assert schema.is_valid(body) == (answer.status_code == 200), answer.content
+    if answer.status_code == 200:
+        assert answer.json()["quiet_hours"] == {"start": time, "end": "06:30"}
+
+
+def test_a_league_takes_exactly_the_player_lists_the_schema_allows(openapi, anna, settings):
+    """At least 2, each once, of a game the catalogue has: the schema says so, and the
+    API creates a league exactly when the body fits it (addresses, round robin)."""
+    settings.LEAGUES_PER_USER_PER_DAY = 100
+    schema = jsonschema.Draft202012Validator(json_schema(openapi, "LeagueCreateRequest"))
+    others = ["bert@example.com", "carla@example.com"]
+    bodies = [
+        {"name": "L", "players": []},
+        {"name": "L", "players": [anna.email]},
+        {"name": "L", "players": [anna.email, others[0]]},
+        {"name": "L", "players": [others[0], others[0]]},
+        {"name": "L", "players": [anna.email, *others]},
+        {"name": "L", "players": [anna.email, others[0]], "game": "chess"},
+        {"name": "L", "players": [anna.email, others[0]], "game": "rattenscharf"},
+    ]
+    created = 0
+    for body in bodies:
+        answer = client_for(anna).post("/api/leagues/", body, format="json")
+        assert answer.status_code in (201, 400), answer.content
+        assert schema.is_valid(body) == (answer.status_code == 201), (body, answer.content)
+        created += answer.status_code == 201
+    assert created == 3
+
+
+# Each operation whose refusals depend on the current state of what it acts on (done
+# already, nothing to undo, a limit of things reached) answers them 409 ``conflict``.
+STATE_REFUSALS = [
+    ("post", "/api/games/{game_id}/resign/"),
+    ("post", "/api/games/{game_id}/resume/"),
+    ("post", "/api/games/{game_id}/extend/"),
+    ("post", "/api/games/{game_id}/take-back/"),
+    ("post", "/api/games/{game_id}/webhooks/"),
+    ("post", "/api/me/api-keys/"),
+    ("post", "/api/me/push-subscriptions/"),
+    ("post", "/api/me/vacations/"),
+    ("delete", "/api/me/vacations/{vacation_id}/"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), STATE_REFUSALS)
+def test_state_refusals_are_documented_as_409_conflict(openapi, method, path):
+    responses = openapi["paths"][path][method]["responses"]
+    assert "`conflict`" in responses["409"]["description"], (method, path)
+    assert "conflict" not in responses.get("400", {}).get("description", ""), (method, path)

@@ -69,7 +69,7 @@ def seed() -> dict:
     actions.do_abort_game(aborted.id, moderator, reason="conformance seed")
     outsider = started(bert, [carla])  # a game Anna may not see
 
-    # Rattenscharf (RATTENSCHARF.md): Anna to move, Bert to move (Anna played her strip),
+    # Rattenscharf (docs/rules/rattenscharf.md): Anna to move, Bert to move (Anna played her strip),
     # one finished (played to its end with R35's placements), one invitation.
     rats_to_move = started(anna, [bert], "rattenscharf")
     rats_waiting = started(anna, [bert], "rattenscharf")

@@ -28,7 +28,12 @@ def test_api_creates_lists_and_shows_a_league(anna, bert, outsider):
 def test_api_refuses_in_the_callers_language(anna):
     answer = client_for(anna).post(
         "/api/leagues/",
-        {"name": "X", "players": [anna.email], "format": "groups", "game": "rattenscharf"},
+        {
+            "name": "X",
+            "players": [anna.email, "bert@example.com"],
+            "format": "groups",
+            "game": "rattenscharf",
+        },
         format="json",
         HTTP_ACCEPT_LANGUAGE="de",
     )

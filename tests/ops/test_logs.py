@@ -5,8 +5,10 @@ import io
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -15,9 +17,11 @@ import sentry_sdk
 from piratz_site import error_reports
 from piratz_site.redaction import REDACTED, RedactingFilter
 from piratz_site.request_log import JsonFormatter, RequestIdFilter, request_id_from
+from tests.servers import free_port, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 API_KEY = "pz_" + "A" * 43  # the shape of accounts.models.ApiToken's keys
+SLOW_PATH = "/slow-for-the-time-limit/"  # tests/ops/slow_wsgi.py's
 
 
 # --- Request ids ------------------------------------------------------------------------
@@ -104,12 +108,77 @@ import django
 django.setup()
 logging.getLogger("games").warning("moved for bert@example.com")
 logging.getLogger("django.server").info("GET /healthz 200")
+import warnings
+warnings.warn("a Python warning, which Python itself writes as plain text")
 """
     done = run_settings(script, LOG_FORMAT="json")
     assert done.returncode == 0, done.stderr
     entries = [json.loads(line) for line in done.stderr.splitlines()]
-    assert [entry["logger"] for entry in entries] == ["games", "django.server"]
+    assert [entry["logger"] for entry in entries] == ["games", "django.server", "py.warnings"]
     assert entries[0]["message"] == "moved for b***@example.com"
+
+
+def test_gunicorn_writes_its_own_lines_as_json_too(tmp_path):
+    """A real gunicorn with LOG_FORMAT=json: its start, its workers' boots and exits, the
+    request time limit's line and (asked for) its access log are JSON lines like Django's,
+    redacted; no line of either output is plain text."""
+    port = free_port()
+    signed = "eyJ1c2VyIjoxfQ:1tAbCd:" + "S" * 43  # the shape of a signed login token
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("SENTRY_DSN", "LOG_FORMAT")},
+        "DJANGO_SETTINGS_MODULE": "piratz_site.settings",
+        "SECRET_KEY": "k" * 50,
+        "LOG_FORMAT": "json",
+        "GUNICORN_REQUEST_TIME_LIMIT": "1",
+        "GUNICORN_WORKERS": "1",
+        "GUNICORN_THREADS": "2",
+    }
+    command = [str(Path(sys.executable).parent / "gunicorn"), "tests.ops.slow_wsgi:application"]
+    command += ["--bind", f"127.0.0.1:{port}", "--log-level", "info", "--access-logfile", "-"]
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until(lambda: _answers(f"{base}/healthz?next={signed}"), 30, "gunicorn to serve")
+        # Over the limit: its worker stops gracefully (after answering), the master boots another.
+        assert _answers(base + SLOW_PATH)
+        wait_until(lambda: log.read_text().count("Booting worker") >= 2, 30, "a second worker")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+    text = log.read_text()
+    entries = []
+    for line in text.splitlines():
+        try:
+            entries.append(json.loads(line))
+        except ValueError:
+            pytest.fail(f"not a JSON line: {line!r}\n{text}")
+    assert all({"time", "level", "logger", "message", "request_id"} <= set(e) for e in entries)
+    messages = [entry["message"] for entry in entries]
+    assert any(message.startswith("Starting gunicorn") for message in messages)
+    assert any(f"GET {SLOW_PATH} has run over 1 s" in m for m in messages)
+    assert any("GET /healthz" in message for message in messages)  # the access log
+    assert signed not in text and "[redacted]" in text
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
 
 
 def test_an_unknown_log_format_stops_the_start():

@@ -155,6 +155,16 @@ def test_a_client_relayed_by_a_proxy_on_this_machine_is_not_this_machine(client)
     assert client.get("/metrics", HTTP_X_FORWARDED_FOR="203.0.113.9").status_code == 403
 
 
+@pytest.mark.parametrize(
+    "header",
+    ["HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP", "HTTP_X_FORWARDED_PROTO"],
+)
+def test_a_client_relayed_by_an_unlisted_proxy_on_this_machine_is_not_this_machine(client, header):
+    # TRUSTED_PROXIES is empty: the proxy's headers are dropped before the view, but
+    # their presence still says the loopback connection is a proxy's, not the scraper's.
+    assert client.get("/metrics", **{header: "203.0.113.9"}).status_code == 403
+
+
 @override_settings(METRICS_TOKEN="s3cret-metrics-token")
 def test_a_token_must_come_as_bearer(client):
     refused = client.get("/metrics")

@@ -43,7 +43,8 @@ def test_subscribe_list_renew_and_remove():
     ("change", "words"),
     [
         ({"endpoint": "http://push.example.net/x"}, "https://"),
-        ({"endpoint": "https://user:pw@push.example.net/x"}, "https://"),
+        ({"endpoint": "https://user:pw@push.example.net/x"}, "user name or password"),
+        ({"endpoint": "https://push.example.net/a b"}, "spaces"),
         ({"keys": {"p256dh": "AAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "P-256"),
         ({"keys": {"p256dh": None, "auth": "x"}}, None),
         ({"color": "red"}, "Unknown"),
@@ -76,7 +77,8 @@ def test_only_your_own_and_not_too_many(settings):
     second = client_for(anna).post(
         URL, _body(Device(), "https://push.example.net/b"), format="json"
     )
-    assert second.status_code == 400 and "1 devices" in second.json()["detail"]
+    assert (second.status_code, second.json()["code"]) == (409, "conflict")
+    assert "1 devices" in second.json()["detail"]
     assert client_for(None).get(URL).status_code in (401, 403)
 
 

@@ -164,6 +164,17 @@ def test_a_forwarded_loopback_address_proves_nothing(
     assert relayed.status_code == 403
 
 
+def test_a_client_relayed_by_an_unlisted_proxy_on_this_machine_is_refused(
+    debug_on, mail_files, client, django_capture_on_commit_callbacks
+):
+    """A proxy on this machine left out of TRUSTED_PROXIES connects from loopback; its
+    forwarded headers are dropped, but they still say it relays someone from elsewhere."""
+    _send_login_link("anna@example.com", django_capture_on_commit_callbacks)
+    relayed = client.get(URL, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.5")
+    assert relayed.status_code == 403
+    assert client.get(URL, REMOTE_ADDR="127.0.0.1").status_code == 200
+
+
 def _run_local(addr: str, tmp_path: Path) -> str:
     """bin/run-local's warnings for ``addr``, with a stand-in Python that exits at once."""
     python = tmp_path / "venv" / "bin" / "python"
