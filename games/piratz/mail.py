@@ -1,5 +1,5 @@
-"""Piratz by email: the first line of a reply as an action (CONTRACT section 1), and what
-the player may write now.
+"""Piratz by email: a reply's first line as an action (docs/api.md "The engine's entry points"), and
+what the player may write now.
 
 English and German, any case, with or without diacritics (``Münzen``, ``Muenzen``,
 ``Munzen``); card numbers as ``12`` or ``#12``::
@@ -63,7 +63,7 @@ def parse_move(line: str) -> dict:
 
 
 def parse_piratz_move(line: str) -> dict:
-    """A Piratz action dict (CONTRACT.md section 1) from ``line``."""
+    """A Piratz action dict (docs/api.md "The engine's entry points") from ``line``."""
     words = [_normalise(word).strip(".!?") for word in re.split(r"[\s,;:]+", line)]
     words = [word for word in words if word]
     if not words:
@@ -187,7 +187,9 @@ def _pass_hints(legal: list[dict]) -> list[str]:
             "“pass <treasure>” when none is left."
         )
     # The choices differ by treasure, or (one group: every treasure) do not.
-    hints = [f"{header} {_('By treasure:') if len(groups) > 1 else _('Any treasure:')}"]
+    # (Outside the f-string: xgettext does not read calls inside one.)
+    lead = _("By treasure:") if len(groups) > 1 else _("Any treasure:")
+    hints = [f"{header} {lead}"]
     for choices, treasures in groups.items():
         names = _either([treasure_name(treasure) for treasure in treasures])
         names = names[:1].upper() + names[1:]
