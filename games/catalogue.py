@@ -3,8 +3,8 @@
 Each game is one package (``games/piratz/``, ``games/rattenscharf/``) exporting ``SPEC``, a
 ``GameSpec``; the setting ``GAME_PACKAGES`` lists the packages. Generic modules (actions,
 notify, API, mail-in, table and replay pages, commands) ask ``spec_for(kind)`` and never
-import a game. The engines stay pure in ``games/rules/<kind>/`` (CONTRACT section 1); a
-spec carries its engine as ``rules``.
+import a game. The engines (``games/rules/<kind>/``, docs/api.md "The engine's entry points") stay
+pure; a spec carries its engine as ``rules``.
 
 Only ``kind`` and ``rules`` are required. Every other piece is optional, and a game
 without it gets the one fallback its field's comment names (docs/adding-a-game.md).

@@ -15,8 +15,8 @@ def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None
     holding no seat in the game). ``moves`` are the game's moves in ``number`` order if
     the caller has them already; otherwise they are read (one query).
 
-    Each entry is ``Move.public_entry``'s dict (CONTRACT section 2). Entries are full,
-    except in a blind game still being played (rules P23): there a player sees full
+    Each entry is ``Move.public_entry``'s (docs/api.md "Games, moves and versions"). Entries
+    are full, except in a blind game still being played (rules P23): there a player sees full
     entries only from their own last move on, the moves they watched "at the table"
     since they last acted; every older entry is reduced to its ``number``, ``seat``,
     the action's kind (``{"action": "pass"}``, no ``treasure``, ``bury`` or ``keep``),
@@ -38,7 +38,7 @@ def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None
 def log_to_describe(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None = None):
     """``public_log`` with each entry's ``actor`` (who played it: ``Move.actor``), for the
     words of pages and emails only (``games.describe``): a moderator's forced automatic
-    move is told apart from one the deadline brought. Never the API's log (CONTRACT)."""
+    move is told apart from one the deadline brought. Never the API's log."""
     if moves is None:
         moves = list(Move.objects.filter(game=game).order_by("number"))
     return [

@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -27,7 +28,7 @@ SERVING_COMMANDS = frozenset({"runserver", "testserver"})
 CONFIGURATION_ERROR_STATUS = 4
 
 
-def exit_for_configuration(message: str):
+def exit_for_configuration(message: str) -> NoReturn:
     """Stop the process with ``message`` as one line on stderr, and no traceback.
 
     For a mistake the operator must fix before anything can run, where a traceback
@@ -129,12 +130,12 @@ class Env:
             path = unquote(parts.path)[1:]  # "sqlite:///var/x" is relative, "sqlite:////x" absolute
             if not path:
                 raise ImproperlyConfigured(f"{name}={url!r} names no SQLite file.")
-            path = Path(path) if Path(path).is_absolute() else base_dir / path
+            file = Path(path) if Path(path).is_absolute() else base_dir / path
             # Zero-setup: the default file lives in var/, which a fresh clone lacks.
-            path.parent.mkdir(parents=True, exist_ok=True)
+            file.parent.mkdir(parents=True, exist_ok=True)
             return {
                 "ENGINE": "django.db.backends.sqlite3",
-                "NAME": str(path),
+                "NAME": str(file),
                 # Serialise writers at BEGIN instead of failing mid-transaction (Django 5.1+).
                 "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
             }
@@ -180,7 +181,7 @@ def _typed_psycopg_options(name: str, options: dict[str, str]) -> dict:
 
     Otherwise "0" would reach psycopg as a string and "false" would count as true.
     """
-    typed = dict(options)
+    typed: dict = dict(options)  # values become bool, int or None below
     if "server_side_binding" in typed:
         label = f"{name}'s ?server_side_binding"
         typed["server_side_binding"] = Env({label: typed["server_side_binding"]}).bool(label, False)

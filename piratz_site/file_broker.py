@@ -27,7 +27,9 @@ UNFINISHED_SUFFIX = ".part"
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    # kombu names the argument ``payload`` here and ``message`` in its base class: either
+    # name breaks one of the two signatures, so keep filesystem.Channel's.
+    def _put(self, queue, payload, **kwargs):  # type: ignore[override]
         """Put ``payload`` onto ``queue``: written whole, then renamed into the queue."""
         # kombu's file name: the worker takes the oldest first, by this millisecond count.
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"

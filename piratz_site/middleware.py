@@ -51,7 +51,7 @@ def database_unavailable_response(request: HttpRequest) -> HttpResponse:
     or the user, that is the database that is down.
     """
     if request.path.startswith(API_PREFIX):
-        response = json_error_for_status(503)
+        response: HttpResponse = json_error_for_status(503)
     else:
         title = escape(_("Back in a moment"))
         body = (

@@ -66,7 +66,7 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
     # A player's email and time settings and vacations (the footer of every email links here).
     path("settings/", settings_page, name="settings-page"),
-    # Their own API keys: made (shown once), listed and revoked (CONTRACT §3's page).
+    # Their own API keys: made (shown once), listed and revoked (docs/api.md "Playing together").
     path("settings/api-keys/", api_keys_page, name="settings-api-keys"),
     # Their secret calendar address: made (shown once), replaced, revoked (docs/players.md).
     path("settings/calendar/", calendar_page, name="settings-calendar"),

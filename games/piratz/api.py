@@ -1,5 +1,5 @@
 """Piratz in the API: the move serializer, one documented shape per action, and the JSON
-Schema of its view (CONTRACT section 1) and of a reveal's card."""
+Schema of its view (docs/api.md "The engine's entry points") and of a reveal's card."""
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_serializer
@@ -11,7 +11,7 @@ from games.api.tables import BOOL, INT, NULLABLE_INT, array, obj, ref, view_sche
 from games.rules import piratz
 from games.rules.piratz.deck import CARD_COUNT
 
-# CONTRACT.md section 1: each Piratz action's fields besides "action", exactly these.
+# docs/api.md "The engine's entry points": each Piratz action's fields but "action", exactly.
 PIRATZ_ACTION_FIELDS = {
     "reveal": (),
     "end_turn": (),
@@ -73,7 +73,7 @@ class PiratzMoveSerializer(StrictSerializer):
         return attrs
 
     def to_action(self) -> dict:
-        """The action dict for the engine, in CONTRACT.md's shape: the move minus ``version``."""
+        """The action dict for the engine (its entry points' shape): the move minus ``version``."""
         kind = self.validated_data["action"]
         return {
             "action": kind,
@@ -83,8 +83,8 @@ class PiratzMoveSerializer(StrictSerializer):
 
 def _piratz_action_serializer(kind: str) -> type[StrictSerializer]:
     """The request schema of one Piratz action's move: ``version``, ``action`` (this one)
-    and exactly the action's own fields, all required (CONTRACT section 1). Documentation
-    only: ``PiratzMoveSerializer`` reads every Piratz move and gives the errors;
+    and exactly the action's own fields, all required (docs/api.md "The engine's entry points").
+    Documentation only: ``PiratzMoveSerializer`` reads every Piratz move and gives the errors;
     tests/api/test_schema.py holds the two to the same answers."""
     attrs = {
         "__doc__": f"A Piratz {kind} move: the version it was chosen from"
@@ -120,7 +120,7 @@ SCHEMA_PARTS = {
             "rat": BOOL,
             "skull": BOOL,
         },
-        description="A Piratz card (CONTRACT section 1).",
+        description="A Piratz card (docs/api.md#the-engines-entry-points).",
     ),
 }
 
@@ -186,11 +186,11 @@ TABLE_SCHEMA = view_schema(
             ref("Card"), nullable=True, description="Null in blind mode until the end."
         ),
         "legal_actions": array(
-            {"type": "object", "description": "A Piratz action (CONTRACT section 1)."}
+            {"type": "object", "description": "Piratz action: docs/api.md#the-engines-entry-points"}
         ),
         "result": _PIRATZ_RESULT,
     },
-    description="A Piratz table as one seat may see it (CONTRACT section 1, view).",
+    description="A Piratz table as one seat may see it (docs/api.md#the-engines-entry-points).",
 )
 
 # A reveal's card (the only move that turns something up).

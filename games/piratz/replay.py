@@ -22,7 +22,7 @@ from games.replay import ReplayRequest, chosen_step
 # The rules' P1 order; the scoring explanation lists types in it.
 TREASURE_ORDER = ("rings", "coins", "pearls", "gems", "goblets", "shells")
 
-# The keys of the viewer's table (CONTRACT view dict) that a frame has too.
+# The keys of the viewer's table (the view: docs/api.md "The engine's entry points") in a frame.
 FRAME_VIEW_KEYS = (
     "round",
     "last_round",
@@ -41,7 +41,7 @@ def replay_frames(entries: list[dict], now: dict) -> list[dict]:
     """The table before the first move and after every move of ``entries``, oldest first.
 
     ``entries`` are ``public_log`` entries of one game (every move, in order); ``now`` is
-    the viewer's ``Game.table_view`` of that game today (CONTRACT view dict). Frame ``n``
+    the viewer's ``Game.table_view`` of that game today (the engine's view). Frame ``n``
     is the table after move ``n`` (frame 0: the deal), a dict with the view's keys
     ``round``, ``last_round``, ``draw_pile``, ``discard_pile``, ``face_up``, ``buried``,
     ``spades``, ``collected`` (``[{"count", "cards"}]``), ``unseen``, ``cubes``, plus
@@ -315,8 +315,8 @@ def explain_scoring(
 ) -> list[dict]:
     """Per treasure type (P1 order), who got which cube and why, as sentences.
 
-    ``result`` is the engine's ``result`` (CONTRACT section 1), ``cubes`` the cubes as
-    placed at the start (``initial_cubes``), ``names(seat)`` a player's name, ``reader``
+    ``result`` is the engine's ``result`` (docs/api.md "The engine's entry points"), ``cubes`` the
+    cubes as placed at the start (``initial_cubes``), ``names(seat)`` a player's name, ``reader``
     the seat of the one reading (their lines speak to them: "You take the 4 cube", "more
     items than you"; None: every seat in the third person). Returns
     ``[{"treasure", "name", "cubes", "holders", "lines", "awards"}]``: ``holders`` are the

@@ -30,7 +30,7 @@ EXAMPLE_CUBES = {
 
 
 def example_result() -> dict:
-    """The engine's result (CONTRACT ``result``) of the worked example."""
+    """The engine's ``result`` (docs/api.md "The engine's entry points") of the worked example."""
     state = rules.new_game(len(EXAMPLE_NAMES), seed=0).copy()
     state.collected = EXAMPLE_COLLECTIONS
     state.cubes = tuple(tuple(EXAMPLE_CUBES[t]) for t in rules.TREASURES)

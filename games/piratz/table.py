@@ -25,7 +25,8 @@ from games.table import basic_context
 # last move); the older ones fold away.
 LOG_SHOWN = 5
 
-# The move form's fields besides ``version`` and ``action``, per action (CONTRACT section 1).
+# The move form's fields besides ``version`` and ``action``, per action
+# (docs/api.md "The engine's entry points").
 MOVE_FIELDS = {
     "reveal": (),
     "end_turn": (),
@@ -231,7 +232,7 @@ def log_lines(game: Game, seat: int | None, names: Names) -> dict:
 
 
 def parse_move(data) -> tuple[int, dict]:
-    """``(version, action)`` from a move form's POST data, in CONTRACT section 1's shape.
+    """``(version, action)`` from a move form's POST data, in the engine's action shape.
 
     Raises ``ServiceError("invalid")`` when the form is not one the table page builds (a
     missing or malformed field); whether the move is legal now is the engine's call.

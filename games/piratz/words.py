@@ -269,7 +269,7 @@ def describe_table(view: dict, names: Names) -> dict:
 
 
 def describe_result(result: dict, names: Names) -> dict:
-    """A finished game's ``result`` (CONTRACT §1) as template-ready words."""
+    """A finished game's ``result`` (docs/api.md "The engine's entry points") in words."""
     rows = []
     for player in result["players"]:
         items = ", ".join(count_items(n, t) for t, n in player["items"].items() if n)

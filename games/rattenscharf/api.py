@@ -10,7 +10,7 @@ from games.api.tables import BOOL, INT, NULLABLE_INT, STR, array, obj, ref, view
 from games.rules.rattenscharf.board import TABLE_MAX, TABLE_MIN
 from games.rules.rattenscharf.strips import STRIP_IDS
 
-# RATTENSCHARF.md R28: the one action's fields besides "action", exactly these.
+# R28: the one action's fields besides "action", exactly these.
 RATTENSCHARF_ACTION_FIELDS = ("strip", "x", "y", "orientation", "flip")
 
 
@@ -161,7 +161,7 @@ TABLE_SCHEMA = view_schema(
         ),
         "result": _RATTENSCHARF_RESULT,
     },
-    description="A Rattenscharf table as one seat may see it (RATTENSCHARF.md R31).",
+    description="A Rattenscharf table as one seat may see it (docs/rules/rattenscharf.md#R31).",
 )
 
 # The next hand a turn-ending placement revealed (R33).

@@ -41,7 +41,7 @@ SPICE_NAMES = {
     "wasabi": pgettext_lazy("spice", "wasabi"),
     "rat": pgettext_lazy("on a strip", "rat"),
 }
-# The diagram codes of RATTENSCHARF.md's worked examples (rCh, gBa, rRt, ---, Sta).
+# The diagram codes of the worked examples in docs/rules/rattenscharf.md (rCh, gBa, rRt, ---, Sta).
 _CODE_NAMES = {"empty": "---", "start": "Sta"}
 
 

@@ -33,7 +33,7 @@ test walks this package to enforce it) and exposes:
   (a card id hidden by the move, or None) and ``new_turn`` (the move ended the turn:
   the next one, maybe the same seat's, gets a fresh deadline).
 - ``public_revealed(ids)``: a log entry's ``revealed`` from the stored ``revealed_ids``
-  (None for None), as CONTRACT section 2 shows it.
+  (None for None), as docs/api.md "Games, moves and versions" shows it.
 - ``ROUNDS_TO_ABANDON``: the service ends a game as abandoned when every move of this
   many consecutive rounds (``round_number``) was automatic (Piratz P25: 1 round;
   Rattenscharf R36: 2 turns, its rounds being turns).

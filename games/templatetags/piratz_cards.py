@@ -1,6 +1,6 @@
 """Piratz cards drawn as inline SVG from the deck data (``{% piratz_card card %}``).
 
-A card is the CONTRACT's card dict (``{"id", "treasures", "rat", "skull"}``), so only what
+A card is the engine's card dict (``{"id", "treasures", "rat", "skull"}``), so only what
 the viewer's ``view`` holds can be drawn. Each drawing is an ``<svg role="img">`` whose
 ``aria-label`` (and ``<title>``) says the card in words (``describe.describe_card``), so a
 screen reader reads the same card a sighted player sees. The symbols themselves are

@@ -1,4 +1,5 @@
-"""Who may do what: every endpoint against each kind of caller (CONTRACT.md section 2)."""
+"""Who may do what: every endpoint against each kind of caller (docs/api.md "Games, moves and
+versions")."""
 
 import pytest
 from django.test import Client

@@ -25,7 +25,7 @@ def test_a_host_seats_bots_and_they_show_with_name_and_level(anna, bert):
     assert game["seats"][1]["name"] == "Calico Jack (careful bot)"
     assert game["seats"][1]["bot"] == {"level": "careful", "standing_in": False}
     assert game["seats"][1]["accepted"] is True
-    # Humans' seats keep CONTRACT section 2's fields, with no bot.
+    # Humans' seats keep the fields of docs/api.md "Games, moves and versions", with no bot.
     assert {k: game["seats"][0][k] for k in ("seat", "name", "accepted", "bot")} == {
         "seat": 0,
         "name": "Anna",

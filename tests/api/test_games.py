@@ -1,4 +1,5 @@
-"""Creating games, invitations, and reading games through the API (CONTRACT.md section 2)."""
+"""Creating games, invitations, and reading games through the API (docs/api.md "Games, moves
+and versions")."""
 
 import pytest
 

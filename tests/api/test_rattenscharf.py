@@ -1,6 +1,6 @@
-"""Rattenscharf through the REST API (CONTRACT section 2, RATTENSCHARF.md R27-R33): creating a
-game, whole games played from the answers' legal actions, the move body and its refusals,
-the log's revealed hands, standing orders and the verification endpoint."""
+"""Rattenscharf through the REST API (docs/api.md "Two games: Piratz and Rattenscharf",
+R27-R33): creating a game, whole games played from the answers' legal actions, the move body
+and its refusals, the log's revealed hands, standing orders and the verification endpoint."""
 
 import random
 
@@ -18,8 +18,8 @@ from .secrets_scan import assert_no_secrets
 
 pytestmark = pytest.mark.django_db
 
-# RATTENSCHARF.md Example 5 (game R): red lays a rat, green ends its turn 4 with more green
-# rats visible than the limit and loses by rats (R22, R23).
+# docs/rules/rattenscharf.md, Example 5 (game R): red lays a rat, green ends its turn 4 with
+# more green rats visible than the limit and loses by rats (R22, R23).
 EXAMPLE_5 = [
     (0, {"strip": 17, "x": 2, "y": 0, "orientation": "h", "flip": False}),
     (1, {"strip": 20, "x": -1, "y": 1, "orientation": "h", "flip": False}),

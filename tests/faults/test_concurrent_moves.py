@@ -3,7 +3,7 @@
 Real HTTP to gunicorn (two workers, eight threads each) on PostgreSQL: all requests are
 released together. Exactly one move is applied each time and no answer is a server error.
 Identical requests after the applied one are answered 200 with the game (a repeated move
-is a replay, CONTRACT "stale_version" aside); different ones get 409 (``stale_version``, or
+is a replay, docs/api.md "Games, moves and versions"); different ones get 409 (``stale_version``, or
 ``not_your_turn`` for the other seat).
 """
 

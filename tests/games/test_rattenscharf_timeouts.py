@@ -19,7 +19,7 @@ from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
 
-# RATTENSCHARF.md Example 5's game R: red's first strip, then green's hand [20, 18].
+# docs/rules/rattenscharf.md, Example 5's game R: red's first strip, then green's hand [20, 18].
 GAME_R = [17, 20, 18, 24, 33, 41, 42]
 RED_OPENS = {"action": "place", "strip": 17, "x": 2, "y": 0, "orientation": "h", "flip": False}
 GREEN_FIRST = {"action": "place", "strip": 20, "x": -1, "y": 1, "orientation": "h", "flip": False}

@@ -21,7 +21,7 @@ from tests.rules.rattenscharf.helpers import act as place
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
 
-# RATTENSCHARF.md Example 5 (game R): green loses to the rats on turn 4.
+# docs/rules/rattenscharf.md, Example 5 (game R): green loses to the rats on turn 4.
 RAT_TURNS = [
     [(17, 2, 0, "h", False)],
     [(20, -1, 1, "h", False), (18, 2, 1, "h", False)],
@@ -82,7 +82,7 @@ def test_turn_email_tells_the_table_and_the_recap_r31(anna, bert):
     assert "Visible rats: red 0; green 0" in text
     assert "Your hand: strip 10 (red paprika, green wasabi, green jalapeno); strip 2 (" in text
     assert "Draw pile: 37 strips" in text
-    # The board as RATTENSCHARF.md draws it after turn 2 (Example 1).
+    # The board as docs/rules/rattenscharf.md draws it after turn 2 (Example 1).
     assert "  0  ---1 gCa2 rCh2 gBa2 gBa1 rSa1\n" in text
     assert "  1     .    .    . gJa1 rPa1 gJa1\n" in text
     # The HTML part: a plain table, no script.

@@ -13,11 +13,11 @@ from games.rules.piratz.deck import DECK
 from games.rules.piratz.state import State
 from games.simulation import play_bot_game, seat_memory
 from tests.rules.bot_checks import checked_choice
-from tests.rules.test_view import VIEW_KEYS as CONTRACT_VIEW_KEYS
+from tests.rules.test_view import VIEW_KEYS as ENTRY_POINT_VIEW_KEYS
 
-# The keys of view(state, seat) as CONTRACT section 1 fixes them (test_view pins their
-# order): the bots get nothing else.
-VIEW_KEYS = set(CONTRACT_VIEW_KEYS)
+# The keys of view(state, seat) as docs/api.md "The engine's entry points" fixes them (test_view
+# pins their order): the bots get nothing else.
+VIEW_KEYS = set(ENTRY_POINT_VIEW_KEYS)
 ENTRY_KEYS = {"number", "seat", "action", "revealed", "automatic", "at"}
 
 
@@ -186,7 +186,7 @@ def test_a_bot_decides_from_the_view_and_memory_alone(level, blind, players):
             seat = piratz.current_seat(state)
             view = piratz.view(state, seat)
             memory = seat_memory(log, seat, blind)
-            # The real view has no secret part: only CONTRACT's keys, no draw order, and
+            # The real view has no secret part: only the view's keys, no draw order, and
             # in blind mode no collection or unseen card.
             assert set(view) == VIEW_KEYS
             assert all(set(entry) == ENTRY_KEYS for entry in memory)

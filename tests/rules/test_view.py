@@ -1,4 +1,4 @@
-"""The per-seat view (CONTRACT section 1) and the information rule P23."""
+"""The per-seat view (docs/api.md "The engine's entry points") and the information rule P23."""
 
 import json
 

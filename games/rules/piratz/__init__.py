@@ -1,4 +1,4 @@
-"""Piratz (Igel Spiele, 2-4 players) as a pure rules engine: the CONTRACT section 1 entry points.
+"""Piratz (Igel Spiele, 2-4 players), a pure engine: docs/api.md "The engine's entry points".
 
 Pure Python: no Django, database, clock, network or global RNG; a game is a ``State``
 value moved on by ``apply``. See docs/rules/piratz.md for rules P1-P25 (P25,

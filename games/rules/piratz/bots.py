@@ -1,8 +1,8 @@
 """Computer players for Piratz: pure functions from what one seat may see to a legal action.
 
-A bot gets exactly what a human at that seat gets: ``view(state, seat)`` (CONTRACT
-section 1) and the public move log as that seat may see it (``memory``; in blind mode
-older entries are reduced, rules P23). It never touches a ``State``, the draw order or
+A bot gets exactly what a human at that seat gets: ``view(state, seat)`` (docs/api.md
+"The engine's entry points") and the public move log as that seat may see it (``memory``;
+in blind mode older entries are reduced, rules P23). It never touches a ``State``, the draw order or
 the shuffle key; where a level searches, it searches over draw piles *it* deals from the
 cards it cannot see, so the real ones cannot influence it. ``rng`` is its only source of
 randomness, so a fixed ``random.Random`` makes every decision reproducible.
@@ -65,7 +65,7 @@ def choose_action(view: dict, level: str, rng: random.Random, memory: Sequence[d
     """Return the action the bot of ``level`` plays from ``view`` (a fresh dict).
 
     ``view`` is ``view(state, seat)`` for the bot's own seat, ``memory`` the public move
-    log as that seat may see it (oldest first; CONTRACT's log entries), ``rng`` the only
+    log as that seat may see it (oldest first; the API's log entries), ``rng`` the only
     randomness used. The result is always one of ``view["legal_actions"]``. Raises
     ``ValueError`` for an unknown level or a view with no legal actions.
     """

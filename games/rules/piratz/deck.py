@@ -75,7 +75,7 @@ def _card_builder(treasures, rat, skull):
     # A closure over plain tuples: views build up to 50 card dicts per call, and this
     # skips the attribute lookups a method would pay for each one.
     def card(cid):
-        """Return a fresh card dict (CONTRACT shape) for card ``cid``; callers may mutate it."""
+        """A fresh card dict (docs/api.md's shape) for card ``cid``; callers may mutate it."""
         return {"id": cid, "treasures": treasures[cid].copy(), "rat": rat[cid], "skull": skull[cid]}
 
     return card

@@ -330,7 +330,7 @@ def revealed_card(before, after):
 
 
 def card(card_id):
-    """A fresh card dict (CONTRACT shape) for ``card_id``; ``KeyError`` if no such card."""
+    """A fresh card dict (docs/api.md's shape) for ``card_id``; ``KeyError`` if no such card."""
     if type(card_id) is not int or not 1 <= card_id <= len(DECK.ids):
         raise KeyError(f"no Piratz card {card_id!r}")
     return DECK.card(card_id)

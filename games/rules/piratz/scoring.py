@@ -48,7 +48,7 @@ def _score(collected, cubes):
 
 
 def result(state):
-    """Score the players' collections and return the CONTRACT ``result`` dict (fresh).
+    """Score the collections: a fresh ``result`` dict (docs/api.md "The engine's entry points").
 
     Works on any state (the view only shows it once the game is finished):
     ``{"players": [{"seat", "items", "rats", "cards", "cubes", "score"}, ...],

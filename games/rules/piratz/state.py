@@ -26,7 +26,7 @@ _FIELDS = (
     "cubes",
 )
 
-# The dump is the fields plus a header, with ``current`` spelled as CONTRACT spells it.
+# The dump is the fields plus a header, with ``current`` spelled as the view spells it.
 DUMP_KEYS = ("game", "format") + tuple(
     "current_seat" if name == "current" else name for name in _FIELDS
 )

@@ -29,10 +29,11 @@ def timeout_action(state, standing_order=()):
     lowest id), then bury the same way. Raises ``IllegalAction("game_finished")`` once over.
 
     ``standing_order``: the player's ordered treasure types (optional; the default is
-    P24 exactly, as CONTRACT section 1 fixes it). In turn or decide, the first listed type
-    that at least one face-up card shows is named instead of P24's choice, burying as P24
-    does; when no listed type takes a card (or in alarm, where no type is named), P24
-    decides. A name that is not a treasure type takes nothing, so it is passed over.
+    P24 exactly, as docs/api.md "The engine's entry points" fixes it). In turn or decide,
+    the first listed type that at least one face-up card shows is named instead of P24's
+    choice, burying as P24 does; when no listed type takes a card (or in alarm, where no
+    type is named), P24 decides. A name that is not a treasure type takes nothing, so it is
+    passed over.
     """
     if state.finished:
         raise IllegalAction("game_finished", "the game is over")

@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) may see of a game: the CONTRACT view dict (rules P23)."""
+"""What a seat (or a spectator) may see: the view (docs/api.md "The engine's entry points", P23)."""
 
 from .deck import DECK, TREASURES
 from .engine import legal_actions
@@ -9,7 +9,7 @@ _card = DECK.card
 
 
 def view(state, seat):
-    """Return the CONTRACT view of ``state`` for ``seat`` (an int seat, or None for a spectator).
+    """Return the view of ``state`` for ``seat`` (an int seat, or None for a spectator).
 
     The draw pile's order never appears; in blind mode collections' cards and the unseen
     set are null until the game is finished (P23). Every dict and list in it is new, so

@@ -44,8 +44,8 @@ def act(strip, x, y, orientation="h", flip=False):
     }
 
 
-# RATTENSCHARF.md Example 5 (game GAME_R), placement by placement: red lays a rat, green's
-# turn 4 ends with three green rats visible and loses (R22, R23).
+# docs/rules/rattenscharf.md, Example 5 (game GAME_R), placement by placement: red lays a rat,
+# green's turn 4 ends with three green rats visible and loses (R22, R23).
 EXAMPLE_5 = (
     act(17, 2, 0),
     act(20, -1, 1),

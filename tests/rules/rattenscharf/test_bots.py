@@ -114,8 +114,8 @@ def test_an_unknown_level_or_a_view_without_moves_is_refused():
 
 
 def red_turn_3():
-    """Game R (RATTENSCHARF.md example 5) at the start of turn 3: red shows 2 red rats and
-    holds strip 24 (a red rat) and strip 33."""
+    """Game R (docs/rules/rattenscharf.md, Example 5) at the start of turn 3: red shows 2 red rats
+    and holds strip 24 (a red rat) and strip 33."""
     state = play(game(*GAME_R), act(17, 2, 0), act(20, -1, 1), act(18, 2, 1))
     assert (state.current, state.hand, state.board.rats[0]) == (0, (24, 33), 2)
     return state

@@ -1,4 +1,4 @@
-"""The five worked examples of RATTENSCHARF.md, reproduced exactly (diagrams, codes, scores)."""
+"""The five worked examples of docs/rules/rattenscharf.md, exactly (diagrams, codes, scores)."""
 
 from games.rules import rattenscharf as rs
 from games.rules.rattenscharf.board import final_scoring
