@@ -15,7 +15,7 @@ run: export TURN_HOUR_SECONDS ?= 60
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help run test faults lint format bench bench-api clean-venv
+.PHONY: help run test conformance faults lint format bench bench-api clean-venv
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -24,13 +24,18 @@ $(INSTALLED): requirements.txt requirements-test.txt bin/bootstrap-venv
 	bin/bootstrap-venv $(VENV)
 
 run: export SITE_URL ?= http://$(ADDR)
-run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (SQLite, files under var/); FAST=1: turn hours are minutes.
+run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (SQLite, files under var/); ADDR=host:port to serve elsewhere (default 127.0.0.1:8000); FAST=1: turn hours are minutes.
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(PY) manage.py createcachetable
 	DEBUG=$${DEBUG:-true} VENV=$(VENV) bin/run-local $(ADDR)
 
 test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The whole API conformance run: schemathesis with every phase and many more examples than
+# CI's bounded run (docs/api.md "Conformance"); it takes much longer.
+conformance: $(INSTALLED)  ## Run the long API conformance run (schemathesis, 200 examples an operation; MAX_EXAMPLES=N) on SQLite or CONFORMANCE_DATABASE_URL.
+	$(PY) tests/conformance/run.py --max-examples=$${MAX_EXAMPLES:-200}
 
 # The fault suite (tests/faults/, docs/operating.md "Faults we test") is part of `make test` too; this
 # runs only it, on PostgreSQL (its processes share the test database).

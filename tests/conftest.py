@@ -14,12 +14,35 @@ from accounts.models import User
 from games.models import Game
 from tests.factories import make_user, sign_in_verified, start_game
 
+# The fixtures that give a test the database (pytest-django's, and the live server's), and
+# the fault suite's ``postgres_run``, which keeps its test to the PostgreSQL pass.
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+        "postgres_run",
+    }
+)
+
 
 def pytest_collection_modifyitems(items):
     """``@pytest.mark.postgres("why")``: the test needs PostgreSQL (row locks, real
-    concurrency); in the suite's SQLite run it is skipped, saying why."""
+    concurrency); in the suite's SQLite run it is skipped, saying why.
+
+    Every test that uses no database is marked ``no_database``: its outcome cannot depend
+    on which database the suite runs on, so CI runs it in one of its two passes only
+    (``.ci/run``; docs/testing.md)."""
     from django.db import connection
 
+    for item in items:
+        uses_database = item.get_closest_marker("django_db") is not None or bool(
+            DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        )
+        if not uses_database:
+            item.add_marker(pytest.mark.no_database)
     if connection.vendor == "postgresql":
         return
     for item in items:
@@ -42,10 +65,10 @@ def _default_language():
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttles and rate limits count in the cache: each test starts from zero, with no
-    Redis outage remembered from another test (piratz_site.cache_outage)."""
+    Redis outage remembered from another test (core.cache_outage)."""
     from django.core.cache import cache
 
-    from piratz_site.cache_outage import forget_outage
+    from core.cache_outage import forget_outage
 
     forget_outage()
     cache.clear()

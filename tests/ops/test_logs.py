@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import sentry_sdk
 
-from piratz_site import error_reports
-from piratz_site.redaction import REDACTED, RedactingFilter
-from piratz_site.request_log import JsonFormatter, RequestIdFilter, request_id_from
+from core.logs import error_reports
+from core.logs.request_log import JsonFormatter, RequestIdFilter, request_id_from
+from core.redaction import REDACTED, RedactingFilter
 from tests.servers import free_port, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +63,11 @@ def configured_handler(buffer) -> logging.Handler:
 def test_a_json_line_is_one_object_with_the_documented_fields_and_nothing_secret():
     buffer = io.StringIO()
     logger = logging.getLogger("tests.ops.json")
+    # The test owns its logger: an earlier test in the same process may have left a level
+    # or a global logging.disable() behind (make test runs the suite in one process).
+    disabled_before, level_before = logging.root.manager.disable, logger.level
+    logging.disable(logging.NOTSET)
+    logger.setLevel(logging.DEBUG)
     logger.addHandler(handler := configured_handler(buffer))
     try:
         logger.warning("key %s of anna@example.com\nsecond line", API_KEY)
@@ -72,6 +77,8 @@ def test_a_json_line_is_one_object_with_the_documented_fields_and_nothing_secret
             logger.exception("failed")
     finally:
         logger.removeHandler(handler)
+        logger.setLevel(level_before)
+        logging.disable(disabled_before)
     lines = buffer.getvalue().splitlines()
     assert len(lines) == 2  # one line per event, newlines and tracebacks inside
     first, second = (json.loads(line) for line in lines)
