@@ -29,7 +29,7 @@ workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 # gunicorn's own lines ("Starting gunicorn", "Booting worker", the request time limit's)
 # redacted, and with LOG_FORMAT=json one JSON object each, as Django's are.
-logger_class = "piratz_site.server_log.ServerLogger"
+logger_class = "core.logs.server_log.ServerLogger"
 
 # Seconds a request may run. A buffering proxy gives up after 60 s by default (nginx's
 # proxy_read_timeout), so later work is wasted; every request here takes milliseconds.
@@ -46,11 +46,11 @@ _RUNNING = {}
 def on_starting(server):
     """Check the configuration in the master, before any worker starts.
 
-    Without a SECRET_KEY (``piratz_site.env.secret_key``) the master stops with one line
+    Without a SECRET_KEY (``core.env.secret_key``) the master stops with one line
     and status 4. Left to the workers, each would fail on its own, and gunicorn's master,
     reaping several at once, prints a traceback of its own over the one line that matters.
     """
-    from piratz_site.env import Env, secret_key
+    from core.env import Env, secret_key
 
     env = Env()
     secret_key(env, debug=env.bool("DEBUG", False))
@@ -96,7 +96,7 @@ def stop_if_overdue(worker, now: float) -> bool:
         return False
     # A login link's path is a credential. gunicorn's handlers redact (ServerLogger), but
     # a --logger-class on the command line may replace them: the line is clean as written.
-    from piratz_site.redaction import redact_text
+    from core.redaction import redact_text
 
     worker.log.error(
         "%s has run over %d s: stopping worker %s (the master starts another)",

@@ -4,7 +4,7 @@
 Commands that serve no requests (``--help``, ``simulate``, ``migrate``, ``issue_token``...)
 run in a fresh checkout without ``SECRET_KEY``: this script names the command in
 ``PIRATZ_MANAGE_COMMAND``, and the settings fall back to the public development key for
-it (``piratz_site.env.secret_key``). ``runserver`` with DEBUG off still needs a real key.
+it (``core.env.secret_key``). ``runserver`` with DEBUG off still needs a real key.
 """
 
 import os

@@ -27,7 +27,7 @@ GAME_PAGES = frozenset(
         "games:version",
         "games:replay",
         "games:verification",
-        # Playing together at that table (games/together_views.py, talk/views.py). Not
+        # Playing together at that table (games/views/together.py, talk/views.py). Not
         # "Play again": it creates a game in the account's name and invites by email, so
         # it asks a game link's session to sign in fully first.
         "games:resign",

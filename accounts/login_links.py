@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from core.redaction import mask_email
 from notifications.outbox import queue_email
-from piratz_site.redaction import mask_email
 
 from .languages import language_of
 from .models import LoginLink, User, normalize_email

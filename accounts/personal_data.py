@@ -1,16 +1,16 @@
 """Everything the service holds about a person, as JSON files in one zip (issue 26).
 
 ``export_zip(user)`` answers ``GET /api/me/export/`` and the settings page's download.
-Accounts sits below games, talk and webhooks (docs/architecture.md "The floors"), so it
-writes only what its own floor and those below it hold: ``account.json`` (the person and
-their API keys' names, never a key or its hash), ``settings.json`` (notification settings
-and vacations), ``emails.json`` (the emails to their address, each as it is or will be
-stored once done: every live link redacted) and ``reports.json`` (the reports they
-filed). Every app above adds its own files through this registry, from its
-``AppConfig.ready``: games ``games.json`` (their games and moves as the API shows them
-to their seat: never hidden information), talk ``messages.json``, webhooks
-``webhooks.json``, calendars ``calendar_feed.json``, ratings ``ratings.json``, push
-``push_subscriptions.json``. Its counterpart for deleting an account is
+Accounts sits below games, talk, moderation and webhooks (docs/architecture.md "The
+floors"), so it writes only what its own floor and those below it hold: ``account.json``
+(the person and their API keys' names, never a key or its hash), ``settings.json``
+(notification settings and vacations) and ``emails.json`` (the emails to their address,
+each as it is or will be stored once done: every live link redacted). Every app above
+adds its own files through this registry, from its ``AppConfig.ready``: games
+``games.json`` (their games and moves as the API shows them to their seat: never hidden
+information), talk ``messages.json``, moderation ``reports.json`` (the reports they
+filed), webhooks ``webhooks.json``, calendars ``calendar_feed.json``, ratings
+``ratings.json``, push ``push_subscriptions.json``. Its counterpart for deleting an account is
 ``accounts.erasure``.
 """
 
@@ -21,7 +21,6 @@ from collections.abc import Callable
 
 from django.core.serializers.json import DjangoJSONEncoder
 
-from moderation.models import Report
 from notifications.models import OutboundEmail
 
 from .models import ApiToken, NotificationSettings, User, Vacation
@@ -121,29 +120,8 @@ def _emails(user: User) -> list[dict]:
     return emails
 
 
-def _reports(user: User) -> list[dict]:
-    """The reports ``user`` filed: what they wrote and whether it was handled (never how,
-    nor who handled it)."""
-    return [
-        {
-            "id": report.pk,
-            "game": str(report.game_id),
-            "about_player": None
-            if report.reported_user is None
-            else report.reported_user.public_name,
-            "category": report.category,
-            "text": report.text,
-            "status": report.status,
-            "created_at": report.created_at,
-            "resolved_at": report.resolved_at,
-        }
-        for report in Report.objects.filter(reporter=user).select_related("reported_user")
-    ]
-
-
 _OWN_FILES: dict[str, Exporter] = {
     "account.json": _account,
     "settings.json": _settings,
     "emails.json": _emails,
-    "reports.json": _reports,
 }

@@ -17,7 +17,7 @@ def do_sign_out_everywhere(user: User) -> None:
 
     Sessions and game links carry ``User.session_generation``, counted up here: Django
     signs a session out on its next request once its auth hash no longer matches
-    (``User.get_session_auth_hash``), and ``games.notify.read_entry_token`` refuses a
+    (``User.get_session_auth_hash``), and ``games.notify.links.read_entry_token`` refuses a
     link of an older generation. Unused login links are marked used. API keys are not
     touched: they are replaced on their own (``issue_token``). Atomic.
     """

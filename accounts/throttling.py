@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
-from piratz_site.cache_outage import RETRY_SECONDS, CacheUnavailable, redis_or_unavailable
-from piratz_site.proxies import client_address
+from core.cache_outage import RETRY_SECONDS, CacheUnavailable, redis_or_unavailable
+from core.proxies import client_address
 
 SCOPE = "login_link"
 API_PREFIX = "/api/"
@@ -154,7 +154,7 @@ def count_request(key: str, window: int, *, timeout: int) -> tuple[int, int]:
     Other backends take ``add_to_counter`` and a ``get``: several round trips, as correct.
 
     Raises ``CacheUnavailable`` when Redis cannot be reached (connection refused or
-    timed out), and then at once, without trying, for a while (``piratz_site.cache_outage``).
+    timed out), and then at once, without trying, for a while (``core.cache_outage``).
     """
     current_key, previous_key = f"{key}:{window}", f"{key}:{window - 1}"
     backend = caches["default"]

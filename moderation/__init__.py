@@ -1,1 +1,2 @@
-"""Moderation: the audit log of moderator actions, player suspensions and players' reports."""
+"""Moderation: player suspensions and players' reports, and the moderators' page about a
+person (the audit log their actions write is the ``audit`` app's)."""

@@ -1,25 +1,24 @@
-"""What moderators do to players (suspend, unsuspend), to reports and to failed emails
-(resend), and how players file reports. Each ``do_*`` is one transaction that writes its
-audit entry with the change."""
+"""What moderators do to players (suspend, unsuspend) and to reports, and how players file
+reports. Each moderator's ``do_*`` is one transaction that writes its audit entry with the
+change. (A moderator's resend of emails is the outbox's: ``notifications.outbox``.)"""
 
 import logging
-from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import audit.log
 from accounts.languages import language_of
 from accounts.models import User
+from audit.models import AuditAction
 from core.errors import ServiceError
 from core.text import clean_typed_text
 from games import deadlines
 from games.models import Game, Seat
-from moderation import audit
-from moderation.models import AuditAction, Report, ReportCategory
-from notifications.models import OutboundEmail
-from notifications.outbox import queue_email, retry_emails_now
+from moderation.models import Report, ReportCategory
+from notifications.outbox import queue_email
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +36,7 @@ def do_suspend_user(
     with nothing changed for a blank reason, an ``until`` not in the future, or a
     moderator suspending themselves.
     """
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     now = timezone.now()
     if until is not None and until <= now:
         raise ServiceError("invalid", _("A suspension must end in the future."))
@@ -48,7 +47,7 @@ def do_suspend_user(
         user.suspended_at = now
         user.suspended_until = until
         user.save(update_fields=["suspended_at", "suspended_until"])
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.SUSPEND_USER,
             reason=reason,
@@ -74,7 +73,7 @@ def do_unsuspend_user(moderator: User, user: User, reason: str) -> User:
     Raises ``ServiceError("invalid")`` with nothing changed for a blank reason or a player
     who is not suspended (a suspension that ran out counts as ended).
     """
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if not user.is_suspended():
@@ -83,7 +82,7 @@ def do_unsuspend_user(moderator: User, user: User, reason: str) -> User:
         user.suspended_at = None
         user.suspended_until = None
         user.save(update_fields=["suspended_at", "suspended_until"])
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.UNSUSPEND_USER,
             reason=reason,
@@ -146,7 +145,7 @@ def do_resolve_report(moderator: User, report_id: int, note: str) -> Report:
     Raises ``ServiceError("invalid")`` with nothing changed for a blank note or a report
     already resolved (two moderators resolving the same report: the second is told).
     """
-    note = audit.clean_reason(note)
+    note = audit.log.clean_reason(note)
     with transaction.atomic():
         report = (
             Report.objects.select_for_update(of=("self",))
@@ -159,7 +158,7 @@ def do_resolve_report(moderator: User, report_id: int, note: str) -> Report:
         report.resolved_at = timezone.now()
         report.resolved_by = moderator
         report.save(update_fields=["status", "resolved_at", "resolved_by"])
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.RESOLVE_REPORT,
             reason=note,
@@ -175,37 +174,3 @@ def do_resolve_report(moderator: User, report_id: int, note: str) -> Report:
             language=language_of(report.reporter),
         )
     return report
-
-
-def do_resend_emails(email_ids: Iterable[int], moderator, *, reason: str) -> int:
-    """A moderator's resend: ``retry_emails_now`` plus one audit entry per email resent.
-
-    Returns how many emails will be sent again (failed or pending ones; sent emails and
-    those being sent are left alone and get no entry). The attempt itself is recorded in
-    the email's ``DeliveryAttempt`` history when a worker makes it. ``reason`` is
-    required: a blank one raises ``ServiceError("invalid")`` with nothing changed. The
-    entries are written in this transaction.
-    """
-    reason = audit.clean_reason(reason)
-    with transaction.atomic():
-        emails = list(
-            OutboundEmail.objects.select_for_update()
-            .filter(
-                id__in=list(email_ids),
-                status__in=[OutboundEmail.Status.FAILED, OutboundEmail.Status.PENDING],
-            )
-            .order_by("id")
-        )
-        recipients = {
-            user.email: user
-            for user in User.objects.filter(email__in={email.to for email in emails})
-        }
-        for email in emails:
-            audit.record(
-                moderator,
-                AuditAction.RESEND_EMAIL,
-                reason=reason,
-                user=recipients.get(email.to),
-                extra={"email": email.id, "topic": email.topic, "status_was": email.status},
-            )
-        return retry_emails_now(email.id for email in emails)

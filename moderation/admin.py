@@ -1,22 +1,33 @@
-"""The moderators' admin for the audit log, reports and suspensions.
+"""The moderators' admin for people, their suspensions and players' reports.
 
-Audit entries are read-only for everybody, superusers included: no add, change or delete,
-here or inline on a game's page. Suspending, unsuspending and resolving are admin actions
-that ask for a reason and call ``moderation.actions``, which write the audit entry.
+A person's page (accounts' ``User``) is here, not in ``accounts.admin``: it shows their
+games and the reports against them and offers suspension, all on floors above accounts.
+Reports are read-only for everybody, superusers included. Suspending, unsuspending and
+resolving are admin actions that ask for a reason (``audit.admin_tools.confirmed_action``)
+and call ``moderation.actions``, which write the audit entry.
 """
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django import forms
-from django.contrib import admin, messages
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.template.response import TemplateResponse
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from core.errors import ServiceError
+from accounts.forms import UserChangeForm, UserCreationForm
+from accounts.models import User
+from audit.admin_tools import NeverWritable, confirmed_action
+from audit.forms import ReasonForm, reason_field
+from games.models import Seat
+from games.queries import automatic_moves_of_player
 from moderation import actions
-from moderation.forms import ReasonForm, reason_field
-from moderation.models import AuditEntry, Report
+from moderation.models import Report
 
-_CONFIRM_TEMPLATE = "admin/moderation/confirm.html"
+if TYPE_CHECKING:
+    # django-stubs-ext is a test requirement: only the type checker reads it.
+    from django_stubs_ext import WithAnnotations
 
 
 class SuspendForm(ReasonForm):
@@ -41,46 +52,7 @@ class ResolveForm(ReasonForm):
     )
 
 
-def confirmed_action(modeladmin, request, queryset, *, name, title, form_class, run):
-    """An admin action in two steps: a page listing the rows and asking ``form_class``'s
-    questions, then (when its form posts back valid) ``run(row, cleaned_data)`` per row.
-
-    ``run`` calls a ``do_*`` action; a ``ServiceError`` is reported for that row and the
-    others still run. Returns the page to show, or None for the list with its messages.
-    """
-    form = form_class(request.POST if "confirm" in request.POST else None)
-    if form.is_valid():
-        done = 0
-        for row in queryset:
-            try:
-                run(request.user, row, form.cleaned_data)
-                done += 1
-            except ServiceError as error:
-                # Not led by the row: the admin capitalises a message's first letter,
-                # which turned "anna@example.com" into "Anna@example.com".
-                modeladmin.message_user(
-                    request, f"Not done for {row}: {error.detail}", messages.WARNING
-                )
-        if done:
-            modeladmin.message_user(
-                request,
-                f"{title}: {done} done. Reason: {form.cleaned_data['reason']}",
-                messages.SUCCESS,
-            )
-        return None
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": title,
-        "opts": modeladmin.model._meta,
-        "rows": list(queryset),
-        "action_name": name,
-        "action_checkbox_name": ACTION_CHECKBOX_NAME,
-        "form": form,
-    }
-    return TemplateResponse(request, _CONFIRM_TEMPLATE, context)
-
-
-# --- Actions on players (hooked into accounts.admin.UserAdmin) -----------------------------
+# --- A person's page: their games, the reports against them, suspension ------------------
 
 
 @admin.action(description="Suspend the selected players")
@@ -113,45 +85,149 @@ def unsuspend_users(modeladmin, request, queryset):
     )
 
 
-# --- The audit log --------------------------------------------------------------------------
+class _Counts(TypedDict):
+    """What the user admin's queryset annotates each user with (see get_queryset)."""
 
-_AUDIT_FIELDS = ("at", "moderator", "action", "game", "target_user", "reason", "extra")
-
-
-class _NeverWritable:
-    """No add, change or delete, whoever asks (superusers too): the log is evidence."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    game_count: int
+    automatic_move_count: int
+    report_count: int
 
 
-class AuditEntryInline(_NeverWritable, admin.TabularInline):
-    """A game's audit entries on its admin page, beside its move log."""
+class SuspendedFilter(admin.SimpleListFilter):
+    """Players suspended now (a suspension with an end date that passed is over)."""
 
-    model = AuditEntry
-    fk_name = "game"
+    title = "suspended"
+    parameter_name = "suspended"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "suspended now")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(User.suspended_q(timezone.now()))
+        return queryset
+
+
+class _LookOnlyInline(admin.TabularInline):
     extra = 0
-    fields = _AUDIT_FIELDS
-    readonly_fields = _AUDIT_FIELDS
-    ordering = ["at", "id"]
-    verbose_name_plural = "audit log (moderator actions)"
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
-@admin.register(AuditEntry)
-class AuditEntryAdmin(_NeverWritable, admin.ModelAdmin):
-    list_display = ["at", "moderator", "action", "game", "target_user", "reason"]
-    list_filter = ["action", "at"]
-    search_fields = ["moderator__email", "target_user__email", "game__id", "reason"]
-    list_select_related = ["moderator", "target_user", "game"]
-    date_hierarchy = "at"
-    fields = _AUDIT_FIELDS
-    readonly_fields = _AUDIT_FIELDS
+class PlayerSeatInline(_LookOnlyInline):
+    """The player's games: one row per seat, the game linking to its own page."""
+
+    model = Seat
+    fields = ("game", "game_status", "seat", "accepted_at", "declined_at")
+    readonly_fields = fields
+    verbose_name = "game"
+    verbose_name_plural = "games (newest first)"
+    ordering = ("-game__created_at",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game")
+
+    @admin.display(description="status")
+    def game_status(self, seat: Seat) -> str:
+        return seat.game.get_status_display()
+
+
+class ReportAgainstInline(_LookOnlyInline):
+    """Reports other players filed against this player; resolved in the reports' queue."""
+
+    model = Report
+    fk_name = "reported_user"
+    fields = ("created_at", "status", "category", "reporter", "game", "text")
+    readonly_fields = fields
+    verbose_name_plural = "reports against this player"
+    ordering = ("status", "-created_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("reporter", "game")
+
+
+def _count_of(queryset, field: str) -> Coalesce:
+    """The number of rows of ``queryset`` whose ``field`` is the listed user."""
+    rows = queryset.filter(**{field: OuterRef("pk")}).order_by().values(field)
+    return Coalesce(
+        Subquery(rows.annotate(n=Count("pk")).values("n")[:1]), 0, output_field=IntegerField()
+    )
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    """Django's user admin for a user identified by email, without username or password
+    fields: their games and automatic moves, the reports against them, their suspension."""
+
+    form = UserChangeForm
+    add_form = UserCreationForm
+    list_display = (
+        "email",
+        "display_name",
+        "games",
+        "automatic_moves",
+        "reports_against",
+        "suspended",
+        "is_staff",
+        "is_active",
+        "date_joined",
+    )
+    list_filter = (SuspendedFilter, "is_staff", "is_superuser", "is_active", "groups")
+    search_fields = ("email", "display_name")
+    ordering = ("email",)
+    readonly_fields = ("last_login", "date_joined", "suspended_at", "suspended_until")
+    # Suspensions go through moderation.actions (they move game deadlines and write the
+    # audit log), never through the form: the fields are shown read-only.
+    actions = [suspend_users, unsuspend_users]
+    inlines = [PlayerSeatInline, ReportAgainstInline]
+    fieldsets = (
+        (None, {"fields": ("email", "display_name", "language", "password")}),
+        ("Suspension", {"fields": ("suspended_at", "suspended_until")}),
+        (
+            "Permissions",
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        ("Dates", {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("email", "display_name", "is_staff")}),
+    )
+
+    def get_queryset(self, request):
+        # Subqueries, not joined COUNTs: a join per relation would multiply each other.
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                game_count=_count_of(Seat.objects.all(), "user"),
+                automatic_move_count=automatic_moves_of_player(),
+                report_count=_count_of(Report.objects.all(), "reported_user"),
+            )
+        )
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []  # a new user has neither
+
+    @admin.display(description="games", ordering="game_count")
+    def games(self, user: "WithAnnotations[User, _Counts]") -> int:
+        return user.game_count
+
+    @admin.display(description="automatic moves", ordering="automatic_move_count")
+    def automatic_moves(self, user: "WithAnnotations[User, _Counts]") -> int:
+        return user.automatic_move_count
+
+    @admin.display(description="reports against", ordering="report_count")
+    def reports_against(self, user: "WithAnnotations[User, _Counts]") -> int:
+        return user.report_count
+
+    @admin.display(description="suspended", boolean=True)
+    def suspended(self, user: User) -> bool:
+        return user.is_suspended()
 
 
 # --- Reports ----------------------------------------------------------------------------------
@@ -171,7 +247,7 @@ _REPORT_FIELDS = (
 
 
 @admin.register(Report)
-class ReportAdmin(_NeverWritable, admin.ModelAdmin):
+class ReportAdmin(NeverWritable, admin.ModelAdmin):
     """The moderators' queue: open reports first, newest first. Reports are filed by
     players and resolved with the action below, never edited."""
 

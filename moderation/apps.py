@@ -6,3 +6,11 @@ from django.apps import AppConfig
 class ModerationConfig(AppConfig):
     name = "moderation"
     verbose_name = "Moderation"
+
+    def ready(self) -> None:
+        # A person's data export (issue 26): accounts asks through its registry.
+        # deferred: these import models, which load once the app registry is ready.
+        from accounts import personal_data
+        from moderation.personal_data import export_reports
+
+        personal_data.register_exporter("reports.json", export_reports)

@@ -1,6 +1,6 @@
 """The report button of the player page: a player reports another to the moderators.
 
-The page itself is ``games.player_views.player_page``; this is its form's POST, here
+The page itself is ``games.views.players.player_page``; this is its form's POST, here
 because filing is ``moderation.actions.do_file_report`` (the API's ``POST /api/reports/``
 files the same way), which the games app lies below.
 """

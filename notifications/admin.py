@@ -15,11 +15,10 @@ from django.template.defaultfilters import truncatechars
 from django.template.response import TemplateResponse
 
 from core.errors import ServiceError
-from moderation import actions as moderation_actions
-from piratz_site.dashboard import RETRYING
-from piratz_site.redaction import redact_text, redact_tokens
+from core.redaction import redact_text, redact_tokens
 
-from .models import DeliveryAttempt, OutboundEmail
+from .models import RETRYING, DeliveryAttempt, OutboundEmail
+from .outbox import do_resend_emails
 
 # Said on the confirmation page and after a resend: h3's redaction made the links of a
 # finished email unusable on purpose, and a resend cannot bring them back.
@@ -147,7 +146,7 @@ class OutboundEmailAdmin(admin.ModelAdmin):
     def retry_now(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]):
         """First call: the emails and a reason field; the confirmed second call resends.
 
-        Resending goes through ``moderation.actions.do_resend_emails``: one audit entry per
+        Resending goes through ``notifications.outbox.do_resend_emails``: one audit entry per
         email, and the attempt itself lands in the email's history when a worker makes it.
         """
         form = ResendForm(request.POST if "confirm" in request.POST else None)
@@ -169,7 +168,7 @@ class OutboundEmailAdmin(admin.ModelAdmin):
     def _resend(self, request: HttpRequest, queryset, reason: str) -> None:
         selected = queryset.count()
         try:
-            resent = moderation_actions.do_resend_emails(
+            resent = do_resend_emails(
                 queryset.values_list("id", flat=True), request.user, reason=reason
             )
         except ServiceError as error:

@@ -13,8 +13,8 @@ and makes the row due again. Each kind supplies a ``Transport`` (how to send one
 how to judge what went wrong); ``notifications.outbox`` is the email one,
 ``webhooks.delivery`` the webhook one.
 
-It lives with the outbox (floor 2) rather than in ``core``: the errors it stores are
-redacted by ``piratz_site.redaction``, which ``core``'s floor may not import.
+It lives with the outbox, the first kind it served; webhooks and push import it from
+here (their floors are above the outbox's). The errors it stores pass ``core.redaction``.
 """
 
 import abc
@@ -30,7 +30,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import models, transaction
 from django.utils import timezone
 
-from piratz_site.redaction import redact_text
+from core.redaction import redact_text
 
 # Retry delays grow 1, 5, 25, 125 minutes, then stay at the cap: a server that is down for
 # hours is retried a few times, not hammered every minute.

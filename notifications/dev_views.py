@@ -27,7 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from piratz_site.proxies import client_address, relayed_by_untrusted_peer
+from core.proxies import client_address, relayed_by_untrusted_peer
 
 FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 # The file backend writes this line after every message (console backend's separator).

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.utils import timezone
 
-from piratz_site.redaction import redact_tokens
+from core.redaction import redact_tokens
 
 from .delivery import DeliveryQuerySet, DeliveryRow, DeliveryStatus
 from .delivery import retry_delay as retry_delay  # the one backoff, named here too
@@ -25,6 +25,11 @@ class EmailStatus(models.TextChoices):
     # Never sent: when it was due, its send check found it no longer wanted (a held turn
     # email whose turn had passed). Not a failure: nothing for a moderator to do.
     DROPPED = "dropped", "Dropped (no longer wanted)"
+
+
+# Emails waiting for another attempt after a transient error: the admin dashboard's count
+# and the outbox admin's "delivery" filter, which its tile links to.
+RETRYING = models.Q(status=EmailStatus.PENDING, attempts__gt=0)
 
 
 class OutboundEmailQuerySet(DeliveryQuerySet["OutboundEmail"]):

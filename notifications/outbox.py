@@ -1,4 +1,5 @@
-"""Queue emails in the outbox and send them; other apps call only ``queue_email``."""
+"""Queue emails in the outbox and send them; other apps call only ``queue_email``. A
+moderator's resend (``do_resend_emails``, from the outbox's admin) is here too, audited."""
 
 import logging
 import smtplib
@@ -9,13 +10,16 @@ from datetime import datetime
 from asgiref.local import Local
 from celery import current_app
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.utils import timezone
 
+import audit.log
+from audit.models import AuditAction
+from core.cache_outage import CacheUnavailable, redis_or_unavailable
 from core.tasks import task_named
-from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
 
 from . import delivery, retention, send_checks
 from .delivery import Failure, SendOutcome, SweepResult, Transport
@@ -355,3 +359,39 @@ def retry_emails_now(email_ids: Iterable[int]) -> int:
         # Ids that were not updated are skipped by the claim in send_pending_email.
         _schedule_send(email_ids)
     return count
+
+
+def do_resend_emails(email_ids: Iterable[int], moderator, *, reason: str) -> int:
+    """A moderator's resend: ``retry_emails_now`` plus one audit entry per email resent,
+    about its recipient when they have an account (``get_user_model``: the outbox lies
+    below accounts).
+
+    Returns how many emails will be sent again (failed or pending ones; sent emails and
+    those being sent are left alone and get no entry). The attempt itself is recorded in
+    the email's ``DeliveryAttempt`` history when a worker makes it. ``reason`` is
+    required: a blank one raises ``ServiceError("invalid")`` with nothing changed. The
+    entries are written in this transaction.
+    """
+    reason = audit.log.clean_reason(reason)
+    with transaction.atomic():
+        emails = list(
+            OutboundEmail.objects.select_for_update()
+            .filter(
+                id__in=list(email_ids),
+                status__in=[Status.FAILED, Status.PENDING],
+            )
+            .order_by("id")
+        )
+        recipients = {
+            user.email: user
+            for user in get_user_model().objects.filter(email__in={email.to for email in emails})
+        }
+        for email in emails:
+            audit.log.record(
+                moderator,
+                AuditAction.RESEND_EMAIL,
+                reason=reason,
+                user=recipients.get(email.to),
+                extra={"email": email.id, "topic": email.topic, "status_was": email.status},
+            )
+        return retry_emails_now(email.id for email in emails)

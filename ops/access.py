@@ -14,7 +14,7 @@ import ipaddress
 from django.conf import settings
 from django.http import HttpRequest
 
-from piratz_site.proxies import client_address, is_relayed
+from core.proxies import client_address, is_relayed
 
 ALLOWED = "allowed"
 NO_TOKEN = "no_token"  # 401: the token is missing or wrong

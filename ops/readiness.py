@@ -10,10 +10,9 @@ import logging
 import uuid
 from collections.abc import Callable
 
+from celery import current_app
 from django.core.cache import cache
 from django.db import connection
-
-from piratz_site.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +43,8 @@ def check_cache() -> None:
 
 
 def check_broker() -> None:
-    """Connect to Celery's broker (the connection tasks are published on), once.
+    """Connect to Celery's broker (the connection tasks are published on), once: the
+    project's Celery app, which ``piratz_site`` makes the current one (ops lies below it).
 
     Under ``make run`` the broker is the filesystem transport, which connects to its
     folders: ready. Redis and AMQP get ``BROKER_TIMEOUT_SECONDS`` to answer.
@@ -53,7 +53,7 @@ def check_broker() -> None:
         "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
         "socket_timeout": BROKER_TIMEOUT_SECONDS,
     }
-    with celery_app.connection_for_write(
+    with current_app.connection_for_write(
         connect_timeout=BROKER_TIMEOUT_SECONDS, transport_options=timeouts
     ) as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, timeout=BROKER_TIMEOUT_SECONDS)

@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-from piratz_site.file_broker import serve_filesystem_urls
+from core.file_broker import serve_filesystem_urls
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piratz_site.settings")
 

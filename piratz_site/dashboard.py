@@ -1,23 +1,22 @@
 """The admin dashboard: what needs a moderator now, each count linked to its filtered list.
 
 One query per table (four), whatever the number of rows: the index page is the page
-moderators open most. Each link opens the list with the filter that gives the same rows.
+moderators open most. Each link opens the list with the filter that gives the same rows:
+the conditions a tile and its list share live with their rows (``games.queries.overdue``,
+``notifications.models.RETRYING``), which the dashboard and the apps' admin both import.
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db.models import Count, Q
 from django.urls import reverse
 
 from accounts.models import User
 from games.models import Game, GameStatus
+from games.queries import overdue
 from moderation.models import Report
-from notifications.models import OutboundEmail
-
-# A deadline sweep runs every minute (SWEEP_SECONDS); a game still waiting this long after
-# its deadline was not handled, so the sweep or its worker is failing.
-OVERDUE_GRACE = timedelta(minutes=15)
+from notifications.models import RETRYING, OutboundEmail
 
 
 @dataclass(frozen=True)
@@ -28,15 +27,6 @@ class DashboardTile:
     count: int
     url: str
     alert: bool = False
-
-
-def overdue(now: datetime) -> Q:
-    """Active games whose deadline passed more than ``OVERDUE_GRACE`` before ``now``."""
-    return Q(status=GameStatus.ACTIVE, deadline__lt=now - OVERDUE_GRACE)
-
-
-# Emails waiting for another attempt after a transient error.
-RETRYING = Q(status=OutboundEmail.Status.PENDING, attempts__gt=0)
 
 
 def dashboard_tiles(now: datetime) -> list[DashboardTile]:

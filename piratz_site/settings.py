@@ -11,8 +11,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from .env import Env, secret_key, url_host
-from .error_reports import init_error_reports
+from core.env import Env, secret_key, url_host
+from core.logs.error_reports import init_error_reports
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -49,7 +49,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
-    "moderation",  # audit log, suspensions, players' reports
+    "audit",  # the audit log of moderator actions, with their reasons
+    "moderation",  # suspensions, players' reports
     "webhooks",  # players' webhooks per game (docs/webhooks.md)
     "talk",  # table talk: players' messages at a game (docs/api.md)
     "leagues",  # leagues: a season of games among a group of players (docs/leagues.md)
@@ -62,19 +63,21 @@ INSTALLED_APPS = [
 ]
 
 # The games the service offers: one package per game exporting SPEC (games.catalogue;
-# docs/adding-a-game.md). Adding a game is its folder plus its line here.
-GAME_PACKAGES = ["games.piratz", "games.rattenscharf"]
+# docs/adding-a-game.md). Adding a game is its folder plus its line here; each is also a
+# Django app (its models, migrations, admin, template tags).
+GAME_PACKAGES = ["games.kinds.piratz", "games.kinds.rattenscharf"]
+INSTALLED_APPS += GAME_PACKAGES
 
 MIDDLEWARE = [
     # Outermost: every log line of the request carries its id, and the answer that leaves
     # (even one replaced below) carries X-Request-ID.
-    "piratz_site.request_log.RequestIdMiddleware",
+    "core.logs.request_log.RequestIdMiddleware",
     # Times the whole answer for /metrics, per route name.
     "ops.metrics.RequestMetricsMiddleware",
     # First after those, so that it sees every other answer: error pages under /api/ become JSON.
     "piratz_site.middleware.ApiErrorsAsJsonMiddleware",
     # Before SecurityMiddleware: forwarded headers count only from TRUSTED_PROXIES.
-    "piratz_site.proxies.ForwardedHeadersMiddleware",
+    "core.proxies.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy and Permissions-Policy on every answer (SECURE_CSP and
     # PERMISSIONS_POLICY below).
@@ -149,7 +152,7 @@ AXES_RESET_ON_SUCCESS = True
 # Failures are counted per address as typed, lower-cased: one account, one counter.
 AXES_USERNAME_CALLABLE = "piratz_site.admin_site.axes_username"
 # The client address as TRUSTED_PROXIES allow it to be known (not a spoofable header).
-AXES_CLIENT_IP_CALLABLE = "piratz_site.proxies.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.proxies.client_address"
 # Failures only: a row of address and browser for every successful sign-in is not needed.
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False  # no banner on every manage.py command
@@ -584,7 +587,7 @@ SPECTACULAR_SETTINGS = {
     # One name for the treasure types, whichever field lists them (moves, standing orders).
     "ENUM_NAME_OVERRIDES": {
         "WebhookKindEnum": "webhooks.models.WebhookKind",
-        "TreasureEnum": "games.rules.piratz.TREASURES",
+        "TreasureEnum": "games.kinds.piratz.rules.TREASURES",
         "ClockKindEnum": "games.models.ClockKind",
         # Where each kind of game news goes (push app, docs/push.md).
         "NewsChannelEnum": ["email", "push", "both"],
@@ -606,7 +609,7 @@ CACHES = {
         "LOCATION": env.url("CACHE_URL", "redis://", schemes=("redis", "rediss")),
         # A request that counts itself must not hang on an unreachable Redis (redis-py
         # waits 5 s by default): after a second the throttles let it through uncounted
-        # and leave Redis alone for a while (piratz_site.cache_outage).
+        # and leave Redis alone for a while (core.cache_outage).
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
     if env.str("CACHE_URL", "")
@@ -619,7 +622,7 @@ CACHES = {
 }
 
 # Every handler carries the "redact" filter: no URL token, API key or readable address
-# reaches a log line (piratz_site/redaction.py). Django's own defaults are replaced, not
+# reaches a log line (core/redaction.py). Django's own defaults are replaced, not
 # added to: its "console" handler on the "django" logger printed each django.* line a
 # second time beside the root handler (twice under `make run`), and without our filter.
 # One line per event: plain text, or with LOG_FORMAT=json one JSON object (time, level,
@@ -633,12 +636,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "redact": {"()": "piratz_site.redaction.RedactingFilter"},
-        "request_id": {"()": "piratz_site.request_log.RequestIdFilter"},
+        "redact": {"()": "core.redaction.RedactingFilter"},
+        "request_id": {"()": "core.logs.request_log.RequestIdFilter"},
     },
     "formatters": {
         "plain": {"format": "%(asctime)s [%(request_id)s] %(levelname)s %(name)s %(message)s"},
-        "json": {"()": "piratz_site.request_log.JsonFormatter"},
+        "json": {"()": "core.logs.request_log.JsonFormatter"},
         # runserver's request lines, as Django prints them.
         "django.server": {
             "()": "django.utils.log.ServerFormatter",
@@ -670,7 +673,7 @@ LOGGING = {
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Python writes its warnings (a deprecation, a missing static folder) to stderr as plain
 # text; as records of the "py.warnings" logger they become JSON lines too. (gunicorn's own
-# lines: piratz_site/server_log.py.)
+# lines: core/logs/server_log.py.)
 if LOG_FORMAT == "json":
     logging.captureWarnings(True)
 
@@ -680,7 +683,7 @@ METRICS_TOKEN = env.str("METRICS_TOKEN", "")
 METRICS_ALLOWED_ADDRESSES = env.networks("METRICS_ALLOWED_ADDRESSES", [])
 # The whole-table counts (moves, emails by kind and status) are recounted at most this often.
 METRICS_COUNTS_CACHE_SECONDS = env.int("METRICS_COUNTS_CACHE_SECONDS", 30, min_value=0)
-# Errors reported to Sentry when SENTRY_DSN is set, redacted (piratz_site/error_reports.py).
+# Errors reported to Sentry when SENTRY_DSN is set, redacted (core/logs/error_reports.py).
 SENTRY_DSN = env.str("SENTRY_DSN", "")
 init_error_reports(
     SENTRY_DSN,

@@ -47,7 +47,7 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/reports/", file_report, name="api-reports"),
-    # The player page's report button (games.player_views); files as the API does.
+    # The player page's report button (games.views.players); files as the API does.
     path("reports/player/", report_player, name="player-report"),
     path("api/games/<uuid:game_id>/webhooks/", include("webhooks.urls")),
     path("api/games/<uuid:game_id>/messages/", include("talk.urls")),

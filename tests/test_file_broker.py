@@ -1,4 +1,4 @@
-"""piratz_site.file_broker: `make run`'s broker hands a worker whole messages only."""
+"""core.file_broker: `make run`'s broker hands a worker whole messages only."""
 
 import builtins
 import os
@@ -11,7 +11,7 @@ from kombu.exceptions import ChannelError
 from kombu.utils.json import loads
 
 import piratz_site  # noqa: F401  (its Celery app makes filesystem:// URLs use the transport)
-from piratz_site import file_broker
+from core import file_broker
 
 
 def _connection(folder: Path, *, out: Path | None = None) -> Connection:

@@ -1,15 +1,61 @@
-"""The floors hold (docs/architecture.md "The floors"): import-linter's contracts pass, and
-no import hides inside a function without saying why."""
+"""The floors hold (docs/architecture.md "The floors"): each app stands on one floor,
+import-linter's contracts pass, and no import hides inside a function without saying why."""
 
 import ast
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "accounts", "notifications", "moderation", "games", "mailin", "webhooks")
-PACKAGES += ("talk", "calendars", "ratings", "leagues", "ops", "push")
+PACKAGES = ("core", "audit", "accounts", "notifications", "moderation", "games", "mailin")
+PACKAGES += ("webhooks", "talk", "calendars", "ratings", "leagues", "ops", "push")
 PACKAGES += ("piratz_site",)
+# The floors, lowest first: the apps of each, as docs/architecture.md lists them.
+FLOORS = [
+    {"core"},
+    {"audit"},
+    {"notifications"},
+    {"accounts"},
+    {"games"},
+    {"talk", "calendars", "ratings", "leagues"},
+    {"webhooks", "mailin", "moderation", "push"},
+    {"ops"},
+    {"piratz_site"},
+]
+
+
+def floors_contract() -> dict:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    importlinter = config["tool"]["importlinter"]
+    [contract] = [c for c in importlinter["contracts"] if c["id"] == "floors"]
+    return {"root_packages": importlinter["root_packages"], **contract}
+
+
+def test_each_app_stands_on_one_floor():
+    """Every layer of the contract names whole apps, independent of each other ("|"),
+    every package of the service stands on exactly one, and no import is ignored: "app A is
+    below app B" holds of every module of both, their admin modules too."""
+    contract = floors_contract()
+    lowest_first = [set(re.split(r"\s*\|\s*", layer)) for layer in reversed(contract["layers"])]
+    assert lowest_first == FLOORS
+    assert all(":" not in layer for layer in contract["layers"])
+    named = [app for floor in lowest_first for app in floor]
+    assert sorted(named) == sorted(set(named)) == sorted(contract["root_packages"])
+    assert set(PACKAGES) == set(named)
+    assert "ignore_imports" not in contract
+
+
+def test_the_architecture_page_lists_the_floors_of_the_contract():
+    """docs/architecture.md "The floors" numbers the floors lowest first, each item led by
+    its apps, as the contract has them."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("## The floors", 1)[1].split("\n## ", 1)[0]
+    items = re.findall(r"^\d+\. `([^`]+)`", section, flags=re.MULTILINE)
+    assert [set(re.split(r"\s*\|\s*", item)) for item in items] == FLOORS
+
+
 # The one marker a deferred import carries, on its line or the comment lines just above.
 MARKER = "# deferred:"
 

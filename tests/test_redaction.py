@@ -14,9 +14,7 @@ from django.core import signing
 from django.test import Client
 
 from accounts.models import ApiToken
-from games import actions
-from games.invitation_links import invitation_token
-from piratz_site.redaction import (
+from core.redaction import (
     REDACTED,
     RedactingFilter,
     mask_addresses,
@@ -24,6 +22,8 @@ from piratz_site.redaction import (
     redact_text,
     redact_tokens,
 )
+from games import actions
+from games.invitation_links import invitation_token
 
 BASE_DIR = Path(settings.BASE_DIR)
 GAME_ID = "0b5e4a2c-1111-2222-3333-444455556666"
@@ -240,7 +240,7 @@ def test_every_configured_handler_redacts():
 import logging
 import django
 django.setup()
-from piratz_site.redaction import RedactingFilter
+from core.redaction import RedactingFilter
 loggers = [logging.root, *(l for l in logging.root.manager.loggerDict.values()
                            if isinstance(l, logging.Logger))]
 handlers = {h for logger in loggers for h in logger.handlers

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from piratz_site.env import (
+from core.env import (
     CONFIGURATION_ERROR_STATUS,
     DEV_SECRET_KEY,
     Env,

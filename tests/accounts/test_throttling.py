@@ -25,8 +25,8 @@ from accounts.throttling import (
     add_to_counter,
     counter_client,
 )
+from core.proxies import ForwardedHeadersMiddleware, client_address
 from games.api.views import game_detail
-from piratz_site.proxies import ForwardedHeadersMiddleware, client_address
 from tests.caches import redis_cache
 from tests.concurrency import at_once
 from tests.factories import client_for, start_game

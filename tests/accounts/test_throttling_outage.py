@@ -12,8 +12,8 @@ import pytest
 from django.test import override_settings
 
 from accounts.throttling import UserRateThrottle
+from core.cache_outage import RETRY_SECONDS, forget_outage
 from notifications.models import OutboundEmail
-from piratz_site.cache_outage import RETRY_SECONDS, forget_outage
 from tests.caches import redis_cache
 from tests.factories import client_for, reveal_or_timeout, start_game
 from tests.processes import SilentSmtpServer
@@ -46,7 +46,7 @@ def test_while_the_counters_are_down_play_goes_on_and_login_links_wait(
     api = client_for(anna)
     with api_rates(user="2/min", login_link="5/hour"):
         counters_redis.stop()
-        with caplog.at_level(logging.WARNING, logger="piratz_site.cache_outage"):
+        with caplog.at_level(logging.WARNING, logger="core.cache_outage"):
             started = time.monotonic()
             reads = [api.get("/api/games/") for _ in range(3)]
             move = api.post(

@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game
-from games.rules import piratz
 from moderation.models import Report
 from tests.api.secrets_scan import assert_no_secrets
 from tests.factories import make_user, start_game
@@ -168,7 +168,7 @@ def test_admin_pages_never_show_a_running_games_draw_order(
         USERS,
         f"{USERS}{anna.id}/change/",
         "/admin/moderation/report/",
-        "/admin/moderation/auditentry/",
+        "/admin/audit/auditentry/",
         "/admin/games/move/",
         "/admin/notifications/outboundemail/",
     ]:

@@ -4,8 +4,8 @@ import logging
 
 import pytest
 
+from games.kinds.piratz import rules as piratz
 from games.models import Actor, GameStatus, Move
-from games.rules import piratz
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_a_rattenscharf_game_in_the_admin(moderator_client, moderator, anna, ber
     """Its list row and page render (the log's placements and revealed hands, never the pile),
     and forcing the automatic move plays the whole turn (R34: one strip at turn 1)."""
     from games import actions
-    from games.rules import rattenscharf
+    from games.kinds.rattenscharf import rules as rattenscharf
 
     game = start_game([anna, bert], game="rattenscharf", seed=3)
     listed = moderator_client.get("/admin/games/game/", {"q": "anna@example.com"})

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from moderation.models import AuditAction, AuditEntry
+from audit.models import AuditAction, AuditEntry
 from notifications import outbox
 from notifications.admin import REDACTED_LINKS_NOTE
 from notifications.models import DeliveryAttempt, OutboundEmail

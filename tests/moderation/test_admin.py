@@ -6,10 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from audit.models import AuditAction, AuditEntry
+from games.kinds.piratz import rules as piratz
 from games.models import Actor, GameStatus, Move
-from games.rules import piratz
 from moderation import actions as moderation
-from moderation.models import AuditAction, AuditEntry, Report, ReportCategory
+from moderation.models import Report, ReportCategory
 from notifications.models import OutboundEmail
 from tests.factories import start_game
 
@@ -111,18 +112,16 @@ def entry(game, moderator) -> AuditEntry:
 
 
 def test_moderators_can_read_the_audit_log(moderator_client, entry):
-    listing = moderator_client.get("/admin/moderation/auditentry/")
+    listing = moderator_client.get("/admin/audit/auditentry/")
     assert listing.status_code == 200 and b"Anna is travelling." in listing.content
-    assert (
-        moderator_client.get(f"/admin/moderation/auditentry/{entry.pk}/change/").status_code == 200
-    )
+    assert moderator_client.get(f"/admin/audit/auditentry/{entry.pk}/change/").status_code == 200
 
 
 def test_an_audit_entry_cannot_be_changed_through_the_admin_even_by_a_superuser(
     moderator_client, moderator, entry
 ):
     assert moderator.is_superuser
-    url = f"/admin/moderation/auditentry/{entry.pk}/change/"
+    url = f"/admin/audit/auditentry/{entry.pk}/change/"
     response = moderator_client.post(url, {"reason": "Nothing happened.", "action": "x"})
     assert response.status_code == 403
     entry.refresh_from_db()
@@ -130,16 +129,16 @@ def test_an_audit_entry_cannot_be_changed_through_the_admin_even_by_a_superuser(
 
 
 def test_an_audit_entry_cannot_be_deleted_or_added_through_the_admin(moderator_client, entry):
-    url = f"/admin/moderation/auditentry/{entry.pk}/delete/"
+    url = f"/admin/audit/auditentry/{entry.pk}/delete/"
     assert moderator_client.get(url).status_code == 403
     assert moderator_client.post(url, {"post": "yes"}).status_code == 403
     bulk = moderator_client.post(
-        "/admin/moderation/auditentry/",
+        "/admin/audit/auditentry/",
         {"action": "delete_selected", "_selected_action": [str(entry.pk)], "post": "yes"},
     )
     assert bulk.status_code == 200  # the list again: no such action here
     added = moderator_client.post(
-        "/admin/moderation/auditentry/add/",
+        "/admin/audit/auditentry/add/",
         {"moderator": entry.moderator_id, "action": "abort_game", "reason": "Forged."},
     )
     assert added.status_code == 403

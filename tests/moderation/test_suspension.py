@@ -7,12 +7,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.login_links import request_login_link
+from audit.models import AuditAction, AuditEntry
 from core.errors import ServiceError
 from games import actions, sweeps
 from games.models import Actor, GameStatus, Move
-from games.notify import game_entry_url
+from games.notify.links import game_entry_url
 from moderation import actions as moderation
-from moderation.models import AuditAction, AuditEntry
 from notifications.models import OutboundEmail
 from tests.factories import client_for, start_game
 from tests.moderation.conftest import last_login_link

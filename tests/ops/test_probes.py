@@ -5,9 +5,9 @@ import logging
 import pytest
 from django.test import override_settings
 
+from core.logs.request_log import RequestIdFilter
 from ops import readiness
 from piratz_site.celery import app as celery_app
-from piratz_site.request_log import RequestIdFilter
 from tests.processes import forget_broker_connections
 
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"  # port 1: refused at once

@@ -13,9 +13,9 @@ import logging.handlers
 
 from gunicorn.glogging import Logger
 
-from piratz_site.env import Env
-from piratz_site.redaction import RedactingFilter
-from piratz_site.request_log import JsonFormatter, RequestIdFilter
+from core.env import Env
+from core.logs.request_log import JsonFormatter, RequestIdFilter
+from core.redaction import RedactingFilter
 
 
 class ServerLogger(Logger):

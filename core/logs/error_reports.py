@@ -13,7 +13,7 @@ This module imports nothing from the apps: the settings call it before they load
 
 from typing import Any
 
-from .redaction import redact_text
+from core.redaction import redact_text
 
 
 def scrub(value: Any) -> Any:

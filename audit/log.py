@@ -1,11 +1,14 @@
-"""The one way into the audit log: ``record``, called inside each moderator action."""
+"""The one way into the audit log: ``record``, called inside each moderator action.
+
+Callers ``import audit.log`` and write ``audit.log.record(...)`` and, before they change
+anything, ``audit.log.clean_reason(reason)``."""
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.models import AuditAction, AuditEntry
 from core.errors import ServiceError
 from core.text import clean_typed_text
-from moderation.models import AuditAction, AuditEntry
 
 MAX_REASON_LENGTH = 500
 
@@ -41,7 +44,7 @@ def record(
     not see.
     """
     if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("audit.record() must run inside the action's transaction")
+        raise RuntimeError("audit.log.record() must run inside the action's transaction")
     if not getattr(moderator, "is_staff", False):
         raise ServiceError("not_found", _("Only moderators can take moderator actions."))
     return AuditEntry.objects.create(

@@ -5,12 +5,12 @@ from unittest import mock
 import pytest
 from django.db import IntegrityError, transaction
 
+import audit.log
+from audit.forms import ReasonForm
+from audit.models import AuditAction, AuditEntry
 from core.errors import ServiceError
 from games import actions
 from games.models import GameStatus, Move
-from moderation import audit
-from moderation.forms import ReasonForm
-from moderation.models import AuditAction, AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +18,13 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.django_db(transaction=True)  # no test transaction around it
 def test_record_outside_a_transaction_is_a_programming_error(moderator, game):
     with pytest.raises(RuntimeError):
-        audit.record(moderator, AuditAction.ABORT_GAME, reason="Spam.", game=game)
+        audit.log.record(moderator, AuditAction.ABORT_GAME, reason="Spam.", game=game)
     assert not AuditEntry.objects.exists()
 
 
 def test_only_staff_are_recorded_as_moderators(anna, game):
     with pytest.raises(ServiceError) as refused, transaction.atomic():
-        audit.record(anna, AuditAction.ABORT_GAME, reason="Spam.", game=game)
+        audit.log.record(anna, AuditAction.ABORT_GAME, reason="Spam.", game=game)
     assert refused.value.code == "not_found"
 
 

@@ -2,9 +2,8 @@
 
 from django import forms
 
+from audit.log import MAX_REASON_LENGTH, clean_reason
 from core.errors import ServiceError
-from moderation import audit
-from moderation.audit import MAX_REASON_LENGTH
 
 
 def reason_field(help_text: str, **kwargs) -> forms.CharField:
@@ -26,6 +25,6 @@ class ReasonForm(forms.Form):
         # The action's own rule (one line, as in the log; no control or invisible
         # characters), so the form says what the action would refuse, next to the field.
         try:
-            return audit.clean_reason(self.cleaned_data["reason"])
+            return clean_reason(self.cleaned_data["reason"])
         except ServiceError as refused:
             raise forms.ValidationError(refused.detail) from None

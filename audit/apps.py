@@ -1,0 +1,8 @@
+"""The audit app's configuration."""
+
+from django.apps import AppConfig
+
+
+class AuditConfig(AppConfig):
+    name = "audit"
+    verbose_name = "Audit log"
