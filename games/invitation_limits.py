@@ -4,42 +4,30 @@ Every invitation is an email to an address a person typed, so all of them count 
 the same two limits (docs/configuration.md, docs/leagues.md): ``INVITATIONS_PER_USER_PER_DAY``
 per inviter in 24 hours and ``PENDING_INVITATIONS_PER_ADDRESS`` unanswered ones per
 address. Games count their own seats; an app above games that sends invitations of its
-own (leagues) registers an ``InvitationCounter`` in its ``ready()``, so that a game's
-invitations count a league's and the reverse without games importing it.
+own (leagues) connects to ``invitations_sent`` and ``invitations_unanswered`` in its
+``ready()``, so that a game's invitations count a league's and the reverse without games
+importing it (docs/decisions/0006-signals-between-apps.md).
 """
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import ServiceError
 from games.models import GameStatus, Seat
 
-
-@dataclass(frozen=True)
-class InvitationCounter:
-    """What another door has sent: ``sent_since(inviter, since)`` is how many invitations
-    ``inviter`` emailed to others since ``since``; ``unanswered(emails)`` how many of its
-    invitations each of ``emails`` holds unanswered (addresses it has none for may be
-    left out)."""
-
-    sent_since: Callable[[User, datetime], int]
-    unanswered: Callable[[list[str]], Counter[str]]
-
-
-_counters: dict[str, InvitationCounter] = {}
-
-
-def register_invitation_counter(name: str, counter: InvitationCounter) -> None:
-    """Count ``counter``'s invitations in every check (an app's ``ready()``; again with
-    the same ``name``: replaced)."""
-    _counters[name] = counter
+# Sent with ``inviter`` and ``since``: each receiver (another door) answers how many
+# invitations ``inviter`` emailed to others through it since ``since``.
+invitations_sent = Signal()
+# Sent with ``emails``: each receiver answers a ``Counter`` of how many of its invitations
+# each address holds unanswered (addresses it has none for may be left out).
+invitations_unanswered = Signal()
 
 
 def lock_inviter(inviter: User) -> None:
@@ -62,9 +50,10 @@ def check_invitation_limits(inviter: User, invitees: list[str], now: datetime) -
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("check_invitation_limits() must run in the inviting transaction")
     day_ago = now - timedelta(days=1)
+    doors = invitations_sent.send(User, inviter=inviter, since=day_ago)
     sent = Seat.objects.filter(game__host=inviter, game__created_at__gte=day_ago).exclude(
         user=inviter
-    ).count() + sum(counter.sent_since(inviter, day_ago) for counter in _counters.values())
+    ).count() + sum(cast(int, n) for _door, n in doors)
     if sent + len(invitees) > settings.INVITATIONS_PER_USER_PER_DAY:
         raise ServiceError(
             "throttled",
@@ -76,8 +65,8 @@ def check_invitation_limits(inviter: User, invitees: list[str], now: datetime) -
             user__email__in=invitees, game__status=GameStatus.INVITED, accepted_at=None
         ).values_list("user__email", flat=True)
     )
-    for counter in _counters.values():
-        unanswered.update(counter.unanswered(invitees))
+    for _door, theirs in invitations_unanswered.send(User, emails=invitees):
+        unanswered.update(cast(Counter[str], theirs))
     busy = any(unanswered[email] >= settings.PENDING_INVITATIONS_PER_ADDRESS for email in invitees)
     suspended = User.objects.filter(User.suspended_q(now), email__in=invitees).exists()
     if busy or suspended:

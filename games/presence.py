@@ -1,8 +1,8 @@
 """Who is at the table: the seats whose game page was open and live a moment ago.
 
 The table page, and while its tab is visible its live refresh every few seconds
-(``games.views.game_version``), mark the reader's seat live; the turn email asks whether
-its player is live (``games.notify.queue_turn_email``) and, if so, waits for them.
+(``games.views.table.game_version``), mark the reader's seat live; the turn email asks whether
+its player is live (``games.notify.turn.queue_turn_email``) and, if so, waits for them.
 
 Kept in the Django cache, one key per seat holding the last time (a POSIX timestamp),
 expiring after ``LIVE_SECONDS``: on Redis in production, in the database's cache table
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from piratz_site.cache_outage import CacheUnavailable, redis_or_unavailable
+from core.cache_outage import CacheUnavailable, redis_or_unavailable
 
 
 def _key(game_id, seat: int) -> str:

@@ -33,7 +33,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 SALT = "mailin.reply-token"
 _PAYLOAD = struct.Struct(">16sBIHI")  # game UUID, seat, user id, version, issued (unix s)
 _MAC_BYTES = 8
-TOKEN_LENGTH = 56  # base32 of 27 + 8 bytes, no padding; piratz_site.redaction knows it too
+TOKEN_LENGTH = 56  # base32 of 27 + 8 bytes, no padding; core.redaction knows it too
 _TOKEN_RE = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
 
 

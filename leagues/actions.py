@@ -136,7 +136,7 @@ def do_create_league(
     *,
     name: str,
     players: list[str],
-    game: str = "piratz",
+    game: str | None = None,
     blind: bool = False,
     turn_hours: int = 72,
     format: str = LeagueFormat.ROUND_ROBIN,
@@ -150,7 +150,10 @@ def do_create_league(
     (``core.text.clean_typed_text``: one line, no control or invisible characters): every
     invitation email carries it. The invitations count against the same anti-spam limits
     as a game's (``games.invitation_limits``). Raises ``ServiceError`` (``invalid``,
-    ``suspended``, ``throttled``) and creates nothing on refusal."""
+    ``suspended``, ``throttled``) and creates nothing on refusal. ``game`` (None: the
+    catalogue's first game) is the kind of its games."""
+    if game is None:
+        game = kinds()[0]
     name = clean_typed_text(name, field_label=_("The league's name"), max_length=NAME_MAX_LENGTH)
     _check_shape(game, blind, turn_hours, format, group_size, max_running)
     if not isinstance(players, list | tuple) or len(players) > MAX_PLAYERS:
@@ -249,11 +252,14 @@ def _unanswered_invitations(emails: list[str]) -> Counter[str]:
     )
 
 
-# A league's invitations, counted with a game's against the anti-spam limits
-# (``games.invitation_limits``; registered in ``LeaguesConfig.ready``).
-INVITATION_COUNTER = invitation_limits.InvitationCounter(
-    sent_since=_invitations_sent_since, unanswered=_unanswered_invitations
-)
+# A league's invitations, counted with a game's against the anti-spam limits: receivers
+# of ``games.invitation_limits``' signals (connected in ``LeaguesConfig.ready``).
+def count_invitations_sent(sender, *, inviter: User, since: datetime, **kwargs) -> int:
+    return _invitations_sent_since(inviter, since)
+
+
+def count_unanswered_invitations(sender, *, emails: list[str], **kwargs) -> Counter[str]:
+    return _unanswered_invitations(emails)
 
 
 def member_for_token(token: str) -> LeagueMember:

@@ -10,19 +10,28 @@ class LeaguesConfig(AppConfig):
     def ready(self) -> None:
         # deferred: the receiver imports models, which load once the app registry is ready.
         from accounts import erasure
-        from games import events
-        from games.invitation_limits import register_invitation_counter
+        from games import events, invitation_limits
 
         # deferred: as above; importing tasks registers them in every process.
         from . import tasks  # noqa: F401
 
         # deferred: as above (actions imports models).
-        from .actions import INVITATION_COUNTER, erase_memberships, game_ended
+        from .actions import (
+            count_invitations_sent,
+            count_unanswered_invitations,
+            erase_memberships,
+            game_ended,
+        )
 
         # A league game that ends frees its players for the next scheduled ones.
         events.game_ended.connect(game_ended, dispatch_uid="leagues.game_ended")
         # A league's invitations count with a game's against the anti-spam limits.
-        register_invitation_counter("leagues", INVITATION_COUNTER)
+        invitation_limits.invitations_sent.connect(
+            count_invitations_sent, dispatch_uid="leagues.invitations_sent"
+        )
+        invitation_limits.invitations_unanswered.connect(
+            count_unanswered_invitations, dispatch_uid="leagues.invitations_unanswered"
+        )
         # A person's erasure (issue 26): they leave their leagues. After the games' eraser
         # (games comes first in INSTALLED_APPS), which has handled their running games.
         erasure.register_eraser("leagues", erase_memberships)

@@ -14,11 +14,11 @@ from accounts.languages import language_of
 from accounts.models import User
 from accounts.preferences import settings_for
 from accounts.unsubscribe import settings_url
-from games import notify
 from games.catalogue import spec_for
 from games.describe import Names, words_for
 from games.models import Game, GameStatus, Move, Seat
 from games.movelog import public_log
+from games.notify import common
 from games.reply_tokens import reply_address
 from notifications.outbox import queue_email
 
@@ -115,7 +115,7 @@ def queue_answer(
 
 def _context(game: Game, seat_row: Seat, user: User, *, command: str, move, refusal: str) -> dict:
     # What every game email shows (players, link, deadline, the table as this seat sees it).
-    context = notify.game_email_context(game, seat_row, settings_for(user))
+    context = common.game_email_context(game, seat_row, settings_for(user).zone)
     context.update(
         command=command,
         played=move is not None,

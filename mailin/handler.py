@@ -44,10 +44,10 @@ from accounts.languages import language_of
 from accounts.models import User, normalize_email
 from accounts.throttling import add_to_counter
 from core.errors import ServiceError
+from core.redaction import mask_email
 from games.actions import do_play_move
 from games.models import Move, Seat
 from games.reply_tokens import read_reply_addresses
-from piratz_site.redaction import mask_email
 from talk.actions import post_message
 
 from .answers import parse_error_detail, queue_answer, refusal_detail

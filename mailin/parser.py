@@ -5,7 +5,7 @@
 the table talk: the lines beginning ``say `` (German ``sag ``), each one message;
 ``parse_move(line, game)`` turns it into
 an action dict with the game's own grammar (``GameSpec.mail_grammar``: Piratz's in
-``games.piratz.mail``, Rattenscharf's in ``games.rattenscharf.mail``) or raises
+``games.kinds.piratz.mail``, Rattenscharf's in ``games.kinds.rattenscharf.mail``) or raises
 ``MoveParseError`` (``games.grammar``). Whether the move is legal now is the engine's
 question, not the parser's.
 """

@@ -22,7 +22,13 @@ class PushConfig(AppConfig):
         # deferred: as above (models).
         from .personal_data import erase_push, export_push
 
-        news_channels.register_sender(delivery.queue_news)
+        # Game news a person sends to their devices (games.notify, through this signal).
+        def send_news(sender, *, game, user, kind, not_before, send_check, **kwargs):
+            return delivery.queue_news(game, user, kind, not_before, send_check)
+
+        news_channels.news_elsewhere.connect(
+            send_news, weak=False, dispatch_uid="push.news_elsewhere"
+        )
         personal_data.register_exporter("push_subscriptions.json", export_push)
         erasure.register_eraser("push", erase_push)
         checks.register(check_insecure_endpoints, checks.Tags.security, deploy=True)

@@ -10,13 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import audit.log
 from accounts.models import User
+from audit.models import AuditAction
 from core.errors import ServiceError
 from core.text import clean_typed_text
 from games import queries
 from games.models import Game, Seat
-from moderation import audit
-from moderation.models import AuditAction
 from talk import emails, events
 from talk.models import Message, MessageReport
 
@@ -98,13 +98,13 @@ def do_hide_message(moderator: User, message_id: int, reason: str) -> Message:
     with the reason in the audit log, and resolves its open reports. ``ServiceError``:
     ``invalid`` without a reason or if it is hidden already; ``not_found`` for a
     non-moderator or no such message."""
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic():
         message = _locked(message_id)
         if message.is_hidden:
             raise ServiceError("invalid", _("This message is hidden already."))
         now = timezone.now()
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.HIDE_MESSAGE,
             reason=reason,
@@ -120,12 +120,12 @@ def do_hide_message(moderator: User, message_id: int, reason: str) -> Message:
 
 def do_unhide_message(moderator: User, message_id: int, reason: str) -> Message:
     """A moderator shows a hidden message again (a mistake undone), audited like hiding."""
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic():
         message = _locked(message_id)
         if not message.is_hidden:
             raise ServiceError("invalid", _("This message is not hidden."))
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.UNHIDE_MESSAGE,
             reason=reason,

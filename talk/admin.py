@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 
-from moderation.admin import confirmed_action
-from moderation.forms import ReasonForm
+from audit.admin_tools import confirmed_action
+from audit.forms import ReasonForm
 
 from . import actions
 from .models import Message, MessageReport

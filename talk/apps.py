@@ -17,8 +17,11 @@ class TalkConfig(AppConfig):
         from .actions import messages_since
 
         # The turn email and the digest (games.notify) tell of the talk through this
-        # registry: games may not import talk (docs/architecture.md "The floors").
-        table_talk.register_reader(messages_since)
+        # signal: games may not import talk (docs/architecture.md "The floors").
+        def read_talk(sender, *, game, since, exclude_seat, limit, **kwargs):
+            return messages_since(game, since, exclude_seat, limit)
+
+        table_talk.talk_asked.connect(read_talk, weak=False, dispatch_uid="talk.talk_asked")
         # A person's data export (issue 26): accounts asks through its registry.
         # deferred: these import models, which load once the app registry is ready.
         from accounts import personal_data

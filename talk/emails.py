@@ -18,8 +18,8 @@ from accounts.languages import language_of
 from accounts.preferences import settings_for
 from accounts.schedule import EmailKind
 from accounts.unsubscribe import settings_url, unsubscribe_url
-from games import notify
 from games.models import Game, Seat
+from games.notify import common
 from games.queries import game_with_seats
 from games.table_talk import MAX_LISTED
 from notifications.outbox import queue_email
@@ -159,8 +159,8 @@ def _compose_talk_email(*, game_id, seat, since, until, unsubscribe_link) -> dic
         raise Game.DoesNotExist(f"game {game_id} is gone: its talk email cannot be composed")
     seat_row = next(s for s in game.seats.all() if s.seat == seat)
     assert seat_row.user is not None  # talk emails are queued for people only
-    context = notify.game_email_context(
-        game, seat_row, settings_for(seat_row.user), with_table=False
+    context = common.game_email_context(
+        game, seat_row, settings_for(seat_row.user).zone, with_table=False
     )
     found = _others_messages(game, seat, since, until).select_related("author")
     newest = list(found.order_by("-created_at", "-id")[:MAX_LISTED])

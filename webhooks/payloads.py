@@ -5,7 +5,7 @@ than a spectator at the table may know, and in a blind game still being played l
 the move is reduced as rules P23 reduces old log entries (its kind only, no card), since
 a channel keeping every reveal and pass would undo the memory game. Never the draw
 order, the shuffle key or a blind collection; the table link is the plain game page,
-never a signed entry link (``games.notify.game_entry_url`` signs in: a credential).
+never a signed entry link (``games.notify.links.game_entry_url`` signs in: a credential).
 """
 
 import re

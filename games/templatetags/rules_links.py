@@ -3,7 +3,7 @@ for a game without one, so a template offers the link only where the page exists
 
 from django import template
 
-from games.rules_views import rules_path as path_of_rules
+from games.views.rules import rules_path as path_of_rules
 
 register = template.Library()
 

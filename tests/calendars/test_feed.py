@@ -12,9 +12,9 @@ from accounts.erasure import erase_user
 from accounts.models import NotificationSettings, User
 from calendars import feeds
 from calendars.models import CalendarFeed
+from core.redaction import redact_tokens
 from games import actions
 from games.models import Game
-from piratz_site.redaction import redact_tokens
 from tests.api.secrets_scan import assert_no_secrets
 from tests.db_scan import every_stored_value
 from tests.factories import make_user, reveal_or_timeout, start_game

@@ -12,10 +12,10 @@ import re
 import pytest
 from django.utils import translation
 
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.mail import piratz_hints
+from games.kinds.piratz.rules.bots import random_action
 from games.models import Move
-from games.piratz.mail import piratz_hints
-from games.rules import piratz
-from games.rules.piratz.bots import random_action
 from mailin.parser import parse_move
 from notifications.models import OutboundEmail
 from tests.factories import start_game

@@ -3,8 +3,8 @@ usual answer when it cannot be read or is illegal (R30), and a whole game played
 
 import pytest
 
+from games.kinds.rattenscharf import rules as rattenscharf
 from games.models import Move
-from games.rules import rattenscharf
 from mailin.parser import MoveParseError, parse_move
 from notifications.models import OutboundEmail
 from tests.factories import start_game

@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 
 from games.describe import generic, words_for
-from games.piratz.mail import piratz_hints
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.mail import piratz_hints
 from tests.rules.conftest import _stage
 
 

@@ -9,11 +9,11 @@ import time_machine
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import notify
+from core.redaction import redact_tokens
 from games.models import Game, Move
+from games.notify import reminder
 from mailin import handler
 from notifications.models import OutboundEmail
-from piratz_site.redaction import redact_tokens
 from tests.factories import start_game
 
 from .conftest import build_reply, latest_reply_to, pipe
@@ -205,7 +205,7 @@ def test_the_pipe_drops_a_message_whose_handling_fails_for_good(duel, anna, monk
 def test_no_reply_to_without_a_reply_address(anna, bert, settings):
     settings.REPLY_ADDRESS = ""
     game = start_game([anna, bert])
-    notify.queue_reminder(game, 0, game.deadline)
+    reminder.queue_reminder(game, 0, game.deadline)
     for kind in ("your_turn", "reminder"):
         mail = OutboundEmail.objects.get(to=anna.email, template=kind).rendered()
         assert "Reply-To" not in mail.headers

@@ -5,9 +5,9 @@ import random
 import pytest
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus, Move
 from games.reply_tokens import read_reply_addresses
-from games.rules import piratz
 from games.sweeps import send_due_reminders
 from notifications.models import OutboundEmail
 from tests.factories import start_game

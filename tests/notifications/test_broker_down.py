@@ -19,8 +19,8 @@ import time_machine
 from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
+from games.kinds.piratz import rules as piratz
 from games.models import Game
-from games.rules import piratz
 from notifications import outbox, tasks
 from notifications.models import OutboundEmail
 from piratz_site.celery import app

@@ -22,11 +22,12 @@ from accounts.languages import language_of
 from accounts.models import NotificationSettings, User
 from accounts.preferences import settings_for
 from accounts.schedule import EmailKind
-from games import actions, notify
+from games import actions
 from games.describe import Names, words_for
+from games.kinds.piratz import words as piratz_words
+from games.kinds.rattenscharf import words as rattenscharf_words
 from games.models import Game, GameStatus
-from games.piratz import words as piratz_words
-from games.rattenscharf import words as rattenscharf_words
+from games.notify import auto_moved, common, game_over, links, turn
 from notifications.models import OutboundEmail
 from notifications.outbox import render_email
 from tests.api.secrets_scan import assert_no_secrets
@@ -48,7 +49,7 @@ class AsQueued:
 
 @pytest.fixture
 def as_queued(monkeypatch) -> AsQueued:
-    """Spy on ``notify.queue_game_over`` and ``queue_auto_moved``: render each email as it
+    """Spy on ``game_over.queue_game_over`` and ``queue_auto_moved``: render each email as it
     was composed before it was composed by the worker, and count the composing done while
     queuing."""
     record = AsQueued()
@@ -64,8 +65,11 @@ def as_queued(monkeypatch) -> AsQueued:
     for module in (piratz_words, rattenscharf_words):
         for name in ("describe_table", "describe_result", "describe_auto_moved", "describe_moves"):
             monkeypatch.setattr(module, name, counted(name, getattr(module, name)))
-    for name in ("game_email_context", "game_entry_url", "recap"):
-        monkeypatch.setattr(notify, name, counted(name, getattr(notify, name)))
+    # Where each is looked up: the message modules and what they share.
+    for module in (auto_moved, common, game_over, links, turn):
+        for name in ("game_email_context", "game_entry_url", "recap"):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, counted(name, getattr(module, name)))
 
     def spy(kind, real, old_contexts):
         def queue(game, *args, **kwargs):
@@ -80,7 +84,7 @@ def as_queued(monkeypatch) -> AsQueued:
             for email in queued if isinstance(queued, list) else [queued]:
                 # The header's link: the one the email's footer shows (timestamped token).
                 unsubscribe = email.headers["List-Unsubscribe"].strip("<>")
-                context = notify._with_footer(before[email.to], unsubscribe)
+                context = common.with_footer(before[email.to], unsubscribe)
                 rendered = render_email(kind, context, language=email.language)
                 record.expected[email.id] = _masked(rendered)
             return queued
@@ -88,14 +92,14 @@ def as_queued(monkeypatch) -> AsQueued:
         return queue
 
     monkeypatch.setattr(
-        notify,
+        game_over,
         "queue_game_over",
-        spy(EmailKind.GAME_OVER, notify.queue_game_over, _old_game_over_contexts),
+        spy(EmailKind.GAME_OVER, game_over.queue_game_over, _old_game_over_contexts),
     )
     monkeypatch.setattr(
-        notify,
+        auto_moved,
         "queue_auto_moved",
-        spy(EmailKind.AUTO_MOVED, notify.queue_auto_moved, _old_auto_moved_contexts),
+        spy(EmailKind.AUTO_MOVED, auto_moved.queue_auto_moved, _old_auto_moved_contexts),
     )
     return record
 
@@ -104,12 +108,12 @@ def _old_game_over_contexts(game: Game) -> dict[str, dict]:
     """``queue_game_over``'s contexts as it composed them in the move (its code before
     ``_compose_game_over``), by recipient."""
     contexts = {}
-    for seat_row in notify._people(game):
+    for seat_row in common.people(game):
         prefs = settings_for(seat_row.user)
         if not prefs.wants(EmailKind.GAME_OVER):
             continue
         with translation.override(language_of(seat_row.user)):
-            context = notify.game_email_context(game, seat_row, prefs)
+            context = common.game_email_context(game, seat_row, prefs.zone)
             view = game.rules.view(game.load_state(), seat_row.seat)
             names = Names(context["names"], seat_row.seat)
             context["result"] = words_for(game.game).describe_result(view["result"], names)
@@ -120,7 +124,7 @@ def _old_game_over_contexts(game: Game) -> dict[str, dict]:
                 [names.name(s) for s in winners if s != seat] if seat in winners else []
             )
             # Added since: "Play again" links to the game's page, where the button is.
-            context["play_again_link"] = notify.game_entry_url(game, seat_row.user)
+            context["play_again_link"] = links.game_entry_url(game, seat_row.user)
         contexts[seat_row.user.email] = context
     return contexts
 
@@ -129,14 +133,14 @@ def _old_auto_moved_contexts(game: Game, moves, *, table_before=None) -> dict[st
     """``queue_auto_moved``'s context as it composed it in the sweep's transaction (its
     code before ``_compose_auto_moved``), by recipient."""
     move = moves[0]
-    seat_row = notify._seat(game, move.seat)
+    seat_row = common.seat_of(game, move.seat)
     if seat_row.user is None:
         return {}
     prefs = settings_for(seat_row.user)
     rules = game.rules
     entries = [m.public_entry(rules) for m in moves]
     with translation.override(language_of(seat_row.user)):
-        context = notify.game_email_context(game, seat_row, prefs)
+        context = common.game_email_context(game, seat_row, prefs.zone)
         context.update(
             words_for(game.game).describe_auto_moved(
                 entries,
@@ -216,7 +220,7 @@ def test_the_move_that_ends_a_game_only_snapshots_its_emails(as_queued, anna, be
     assert rows.count() == 3
     for subject, stored in rows.values_list("subject", "context"):
         assert subject == ""  # not rendered either
-        assert stored["$compose"] == notify.GAME_OVER_COMPOSER
+        assert stored["$compose"] == game_over.GAME_OVER_COMPOSER
         # The game, the seat, the version that ended it, the header's link: nothing else.
         assert set(stored["$arguments"]) == {"game_id", "seat", "version", "unsubscribe_link"}
         assert stored["$arguments"]["version"] == game.version
@@ -329,7 +333,7 @@ def test_the_sweep_only_snapshots_the_auto_moved_email(as_queued, anna, bert, ti
     [mail] = OutboundEmail.objects.filter(template=EmailKind.AUTO_MOVED)
     subject, stored = OutboundEmail.objects.values_list("subject", "context").get(id=mail.id)
     assert subject == ""  # not rendered either
-    assert stored["$compose"] == notify.AUTO_MOVED_COMPOSER
+    assert stored["$compose"] == auto_moved.AUTO_MOVED_COMPOSER
     arguments = stored["$arguments"]
     # The player's view as the engine gave it, keys in their order too (jsonb sorts them).
     assert arguments["table_view_json"] == json.dumps(game.rules.view(game.load_state(), 0))

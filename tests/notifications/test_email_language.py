@@ -7,9 +7,11 @@ import pytest
 from django.utils import translation
 
 from accounts.models import NotificationSettings, User
-from games import actions, notify, sweeps
+from games import actions, sweeps
+from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus
-from games.rules import piratz
+from games.notify import reminder
+from games.notify.digest import queue_digest
 from notifications.models import OutboundEmail
 from notifications.outbox import render_email
 from tests.factories import make_user, start_game
@@ -84,12 +86,12 @@ def test_a_whole_game_in_german_has_no_english_left(anna, bert, catalog, time_ma
     NotificationSettings.objects.create(user=bert, mode="digest")  # for the digest email
     game = start_game([anna, bert])
     # A reminder and an automatic move (P24) on the way, then play to the end.
-    notify.queue_reminder(game, game.current_seat, game.deadline)
+    reminder.queue_reminder(game, game.current_seat, game.deadline)
     game = play(game, anna, {"action": "reveal"})
     time_machine.move_to(game.deadline + timedelta(minutes=1), tick=False)
     assert sweeps.play_due_timeouts() == 1
     game.refresh_from_db()
-    notify.queue_digest(bert, [game])  # Bert is to move now
+    queue_digest(bert, [game])  # Bert is to move now
     while game.status == GameStatus.ACTIVE:
         state = game.load_state()
         seat = game.current_seat

@@ -9,11 +9,13 @@ from django.urls import reverse
 
 from accounts.models import NotificationSettings
 from accounts.unsubscribe import read_unsubscribe_token, settings_url
-from games import actions, notify
+from games import actions
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.words import describe_card
 from games.models import Game, GameStatus
-from games.piratz.words import describe_card
+from games.notify import links, reminder, turn
+from games.notify.digest import queue_digest
 from games.reply_tokens import read_reply_addresses
-from games.rules import piratz
 from notifications.models import OutboundEmail
 from notifications.outbox import build_message, queue_email
 from tests.api.secrets_scan import assert_no_secrets
@@ -172,10 +174,10 @@ def test_no_turn_email_inside_a_turn(started, anna):
 
 def test_turn_email_links_to_the_game_signed_in(bert_to_move, bert):
     [mail] = emails("your_turn", bert)
-    link = notify.game_entry_url(bert_to_move, bert)
+    link = links.game_entry_url(bert_to_move, bert)
     assert link.startswith(f"https://piratz.example/games/{bert_to_move.id}/enter/")
     match = re.search(r"Open the game: (\S+)", mail.body_text)
-    assert notify.read_entry_token(bert_to_move.id, match.group(1).split("/")[-2]).user == bert
+    assert links.read_entry_token(bert_to_move.id, match.group(1).split("/")[-2]).user == bert
     assert f'href="{match.group(1)}"' in mail.body_html
 
 
@@ -202,11 +204,11 @@ def test_reminder_waits_for_quiet_hours_and_says_the_deadline(bert_to_move, bert
     deadline = bert_to_move.deadline
     # Wednesday 23:00 in Berlin: the reminder waits for Thursday 07:00 local.
     time_machine.move_to(datetime(2030, 11, 20, 22, 0, tzinfo=UTC), tick=False)
-    mail = notify.queue_reminder(bert_to_move, 1, deadline).rendered()
+    mail = reminder.queue_reminder(bert_to_move, 1, deadline).rendered()
     assert mail.send_after == datetime(2030, 11, 21, 6, 0, tzinfo=UTC)
     assert mail.subject.startswith("Reminder: your turn in Piratz with Anna, carla ends Friday")
     assert "It ends\nFriday 22 November, 10:00 CET (in about 35 hours)" in mail.body_text
-    assert notify.game_entry_url(bert_to_move, bert).rsplit("/", 2)[0] in mail.body_text
+    assert links.game_entry_url(bert_to_move, bert).rsplit("/", 2)[0] in mail.body_text
 
 
 def test_reminder_can_be_replied_to_like_the_turn_email(bert_to_move, bert, settings):
@@ -214,7 +216,7 @@ def test_reminder_can_be_replied_to_like_the_turn_email(bert_to_move, bert, sett
     as one to the turn email), and it says how to reply, as the turn email does."""
     settings.REPLY_ADDRESS = "play@in.example.com"
     game = bert_to_move
-    mail = notify.queue_reminder(game, 1, game.deadline).rendered()
+    mail = reminder.queue_reminder(game, 1, game.deadline).rendered()
     token = read_reply_addresses([mail.headers["Reply-To"]])
     assert (token.game_id, token.seat, token.user_id, token.version) == (
         game.id,
@@ -223,7 +225,7 @@ def test_reminder_can_be_replied_to_like_the_turn_email(bert_to_move, bert, sett
         game.version,
     )
     how = "Or reply to this email with your move on the first line: reveal, end, pass coins"
-    assert f"Open the game: {notify.game_entry_url(game, bert).rsplit('/', 2)[0]}" in (
+    assert f"Open the game: {links.game_entry_url(game, bert).rsplit('/', 2)[0]}" in (
         mail.body_text
     )
     assert f"\n{how}" in mail.body_text and f"<p>{how}" in mail.body_html
@@ -233,7 +235,7 @@ def test_nothing_for_a_person_who_switched_turn_emails_off(started, anna, bert):
     prefer(bert, mode="off")
     game = play(started, anna, first_pass(started, 0))
     assert emails("your_turn", bert) == []
-    assert notify.queue_reminder(game, 1, game.deadline) is None
+    assert reminder.queue_reminder(game, 1, game.deadline) is None
     assert OutboundEmail.objects.filter(to=bert.email).count() == 0
 
 
@@ -241,22 +243,22 @@ def test_digest_mode_gets_no_turn_email_but_a_digest(started, anna, bert):
     prefer(bert, mode="digest")
     game = play(started, anna, first_pass(started, 0))
     assert emails("your_turn", bert) == []
-    assert notify.queue_digest(bert, [game]) is True
+    assert queue_digest(bert, [game]) is True
     [digest] = emails("digest", bert)
     assert digest.subject == "1 game of Piratz waits for your move"
     assert "Piratz with Anna, carla: play before Friday 22 November, 09:00 UTC" in (
         digest.body_text
     )
-    assert notify.game_entry_url(game, bert) in digest.body_text
+    assert links.game_entry_url(game, bert) in digest.body_text
 
 
 def test_digest_lists_only_games_waiting_for_that_player(started, anna, bert, carla):
     prefer(bert, mode="digest")
     other = start_game([carla, bert])  # Carla (seat 0) is to move there, not Bert
-    assert notify.queue_digest(bert, [started, other]) is False
+    assert queue_digest(bert, [started, other]) is False
     assert emails("digest") == []
     prefer(anna, mode="each_turn")
-    assert notify.queue_digest(anna, [started]) is False  # Anna does not want digests
+    assert queue_digest(anna, [started]) is False  # Anna does not want digests
 
 
 def test_an_unsubscribed_kind_is_not_queued(anna, bert, carla):
@@ -274,8 +276,8 @@ def test_every_game_email_carries_one_click_unsubscribe_and_the_settings_link(
     prefer(bert, mode="digest")
     game = start_game([anna, bert, carla])
     game = play(game, anna, first_pass(game, 0))
-    notify.queue_reminder(game, 2, game.deadline)
-    assert notify.queue_digest(bert, Game.objects.filter(id=game.id))  # Bert is to move
+    reminder.queue_reminder(game, 2, game.deadline)
+    assert queue_digest(bert, Game.objects.filter(id=game.id))  # Bert is to move
     time_machine.move_to(game.deadline, tick=False)
     actions.do_play_timeout(game.id, expected_version=game.version)
     actions.do_abort_game(game.id, moderator, reason="test")
@@ -450,7 +452,7 @@ def test_turn_email_read_after_the_game_moved_on_shows_its_own_turn(
     [mail] = emails("your_turn", bert)
     as_if_sent_then = _without_entry_tokens(mail)
     stored = OutboundEmail.objects.values_list("context", flat=True).get(id=mail.id)
-    assert stored["$compose"] == notify.TURN_EMAIL_COMPOSER
+    assert stored["$compose"] == turn.TURN_EMAIL_COMPOSER
 
     time_machine.shift(timedelta(hours=5))  # Carla's deadline is not Bert's
     game = play(game, bert, {"action": "reveal"})

@@ -4,7 +4,7 @@ name ``describe.Names.subject`` gives their own seat)."""
 
 import pytest
 
-from games.rules import piratz as piratz_rules
+from games.kinds.piratz import rules as piratz_rules
 from tests.factories import play_to_the_end, start_game
 from tests.notifications.conftest import emails
 

@@ -8,9 +8,11 @@ import re
 import pytest
 
 from accounts.models import NotificationSettings, User
-from games import actions, notify
+from games import actions
+from games.kinds.rattenscharf import rules as rattenscharf
 from games.models import Game, GameStatus
-from games.rules import rattenscharf
+from games.notify import table_changes
+from games.notify.digest import queue_digest
 from games.templatetags.game_names import end_reason
 from notifications.models import OutboundEmail
 from tests.factories import start_game
@@ -295,7 +297,7 @@ P24_DIGEST = "When a deadline passes, the service passes for you (rules P24)."
 def test_a_digest_of_rattenscharf_games_names_the_game_and_r34(anna, bert):
     NotificationSettings.objects.create(user=bert, mode="digest")
     game = start_game([bert, anna], game="rattenscharf", order=order(*GAME_A))  # Bert moves
-    assert notify.queue_digest(bert, [game]) is True
+    assert queue_digest(bert, [game]) is True
     [digest] = emails("digest", bert)
     assert digest.subject == "1 game of Rattenscharf waits for your move"
     text = digest.body_text
@@ -308,7 +310,7 @@ def test_a_digest_of_both_games_names_each_and_what_its_deadline_does(anna, bert
     NotificationSettings.objects.create(user=bert, mode="digest")
     ratten = start_game([bert, anna], game="rattenscharf", order=order(*GAME_A))
     piratz_game = start_game([bert, carla])  # Bert (seat 0) moves in both
-    assert notify.queue_digest(bert, [ratten, piratz_game]) is True
+    assert queue_digest(bert, [ratten, piratz_game]) is True
     [digest] = emails("digest", bert)
     assert digest.subject == "2 games wait for your move"
     text = digest.body_text
@@ -343,7 +345,7 @@ def test_the_stand_in_email_names_the_game_r36(anna, bert, settings, why, senten
     game = new_game(anna, bert)
     seat = game.seats.get(seat=1)
     seat.bot = "careful"  # what games.bots.stand_in sets before it tells the player
-    notify.queue_stand_in(game, seat, why=why)
+    table_changes.queue_stand_in(game, seat, why=why)
     [mail] = emails("stand_in", bert)
     assert mail.subject == "A careful bot now plays your seat in Rattenscharf with Anna"
     assert sentence in mail.body_text and sentence in mail.body_html

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus
 from games.movelog import public_log
-from games.rules import piratz
 from notifications.models import OutboundEmail
 from tests.api.secrets_scan import _contains_run, assert_no_secrets
 from tests.factories import start_game
@@ -84,7 +84,7 @@ def test_recap_lists_exactly_the_others_moves_with_rat_alert_automatic_moves_and
 
 
 def describe(card: dict) -> str:
-    from games.piratz.words import describe_card
+    from games.kinds.piratz.words import describe_card
 
     return describe_card(card)
 

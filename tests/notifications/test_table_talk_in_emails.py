@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import NotificationSettings
-from games import actions, notify, table_talk
+from games import actions, table_talk
 from games.models import Game
+from games.notify.digest import queue_digest
 from talk.actions import do_hide_message, post_message
 from tests.factories import start_game
 from tests.notifications.conftest import emails
@@ -83,7 +84,7 @@ def test_the_digest_tells_each_games_talk(anna, bert, time_machine):
     game = start_game([anna, bert])
     say(game, anna, "Your <move>", time_machine)
     game = turn(game, anna, time_machine)
-    assert notify.queue_digest(bert, [game]) is True
+    assert queue_digest(bert, [game]) is True
     [digest] = emails("digest", bert)
     assert talk_section(digest.body_text) == ["Anna: Your <move>"]
     assert "Anna</strong>: Your &lt;move&gt;" in digest.body_html

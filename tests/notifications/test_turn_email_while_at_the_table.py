@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, notify, presence
+from games import actions, presence
+from games.kinds.piratz import rules as piratz
 from games.models import Game
-from games.rules import piratz
+from games.notify import reminder
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email, send_due_emails
 from notifications.send_checks import SendCheck
@@ -141,7 +142,7 @@ def test_the_reminder_is_not_held_at_the_table(started, anna, bert, time_machine
     game = pass_turn(started, anna)
     time_machine.move_to(game.deadline - timedelta(hours=2), tick=False)
     at_the_table(bert, game)
-    mail = notify.queue_reminder(game, 1, game.deadline)
+    mail = reminder.queue_reminder(game, 1, game.deadline)
     assert mail is not None and mail.send_check is None
     assert mail.send_after == game.deadline - timedelta(hours=2)
 

@@ -6,7 +6,7 @@ then start with ``SITE``) and ``entry_path``.
 
 import pytest
 
-from games import notify
+from games.notify import links
 
 SITE = "http://127.0.0.1:8000"
 
@@ -18,4 +18,4 @@ def site_url(settings):
 
 def entry_path(game, user) -> str:
     """The path of ``user``'s game link to ``game``, as the client requests it."""
-    return notify.game_entry_url(game, user).removeprefix(SITE)
+    return links.game_entry_url(game, user).removeprefix(SITE)

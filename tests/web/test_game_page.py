@@ -7,8 +7,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import NotificationSettings
-from games import actions, notify
-from games.rules import piratz
+from games import actions
+from games.kinds.piratz import rules as piratz
+from games.notify import links
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def _site_url(settings):
 @pytest.fixture
 def entry(game, bert) -> str:
     """The path of Bert's signed link to the game."""
-    url = notify.game_entry_url(game, bert)
+    url = links.game_entry_url(game, bert)
     assert url.startswith(f"http://127.0.0.1:8000/games/{game.id}/enter/")
     return path_of(url)
 
@@ -82,7 +83,7 @@ def test_the_link_stops_working_when_the_game_has_ended(entry, game, bert, moder
     assert f'href="/games/{game.id}/"' in page
     # And the emails of an ended game link to the plain page, which asks to sign in.
     game.refresh_from_db()
-    assert path_of(notify.game_entry_url(game, bert)) == f"/games/{game.id}/"
+    assert path_of(links.game_entry_url(game, bert)) == f"/games/{game.id}/"
 
 
 def test_an_inactive_account_cannot_use_its_link(entry, bert):

@@ -19,7 +19,11 @@ from tests.po_catalog import GERMAN_PO, english_left_in, read_po
 BASE = Path(settings.BASE_DIR)
 # Every template a person reads: the site's and each app's. The Django admin's own
 # templates are Django's (translated by Django); ours under templates/admin/ are checked.
-TEMPLATE_DIRS = [BASE / "templates", *sorted(BASE.glob("*/templates"))]
+TEMPLATE_DIRS = [
+    BASE / "templates",
+    *sorted(BASE.glob("*/templates")),
+    *sorted(BASE.glob("games/kinds/*/templates")),  # each game is an app of its own
+]
 # Words that read the same in every language of the site.
 SAME_IN_EVERY_LANGUAGE = {"Piratz", "UTC", "API", "OK"}
 # Attributes whose value a person reads or hears (a screen reader speaks aria-label).
@@ -163,7 +167,7 @@ def template_files() -> list[Path]:
 
 def in_one_language(path: Path) -> bool:
     """A body written whole in one language, ``name.<language>.html`` (the rules pages:
-    games.rules_views says why), read only by readers of that language: nothing to wrap."""
+    games.views.rules says why), read only by readers of that language: nothing to wrap."""
     return len(path.suffixes) > 1 and path.suffixes[-2][1:] in dict(settings.LANGUAGES)
 
 

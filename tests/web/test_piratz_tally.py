@@ -1,10 +1,10 @@
-"""The running table's tally against the score card (games.piratz.table.tally): who would
+"""The running table's tally against the score card (games.kinds.piratz.table.tally): who would
 take which cube if the game ended now, by the engine's own scoring (rules P19-P22), and
 nothing of it in blind mode (rules P23). No database: views built by the engine."""
 
 from games.describe import Names
-from games.piratz.table import collection_counts, tally
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.table import collection_counts, tally
 
 NAMES = Names(["Anna", "Bert", "Carla"], 0)
 

@@ -16,12 +16,12 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import actions, describe
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf import table as rs_table
+from games.kinds.rattenscharf import words
+from games.kinds.rattenscharf.rules.strips import STRIPS
 from games.models import Game
 from games.movelog import public_log
-from games.rattenscharf import table as rs_table
-from games.rattenscharf import words
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.strips import STRIPS
 from tests.browser.hidden import PileOrderScan
 from tests.rules.rattenscharf.helpers import EXAMPLE_5, GAME_A, GAME_R, act, order
 from tests.web.test_table import messages_of, move_forms, page_of, signed_in, submit, table_url

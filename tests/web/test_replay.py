@@ -10,11 +10,11 @@ from django.test import Client
 
 from games import actions
 from games.describe import Names
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.replay import FRAME_VIEW_KEYS, explain_scoring, initial_cubes, replay_frames
+from games.kinds.piratz.rules.bots import random_action as choose_action
 from games.models import Game
 from games.movelog import public_log
-from games.piratz.replay import FRAME_VIEW_KEYS, explain_scoring, initial_cubes, replay_frames
-from games.rules import piratz
-from games.simulation import choose_action
 from tests.browser.hidden import HiddenInformationScan, card_ids
 from tests.factories import start_game
 
@@ -193,12 +193,10 @@ def test_the_blind_scan_catches_a_replay_built_from_the_full_log(anna, bert, car
     game = start_game([anna, bert, carla], seed=9, blind=True)
     play(game, 40, seed=9)
     game.refresh_from_db()
-    from games import lobby_views
+    from games.views import lobby
 
-    full_log = lobby_views.log_to_describe
-    monkeypatch.setattr(
-        lobby_views, "log_to_describe", lambda g, seat, moves: full_log(g, None, moves)
-    )
+    full_log = lobby.log_to_describe
+    monkeypatch.setattr(lobby, "log_to_describe", lambda g, seat, moves: full_log(g, None, moves))
     client = Client()
     client.force_login(anna)
     scan = HiddenInformationScan(game.id, 0)
@@ -472,8 +470,8 @@ def test_steps_tell_rat_alerts_and_round_ends(anna, bert, carla):
 
 
 def test_rattenscharf_frames_equal_the_engine_after_every_placement(anna, bert, client):
-    from games.rattenscharf.replay import rattenscharf_frames
-    from games.rules import rattenscharf
+    from games.kinds.rattenscharf import rules as rattenscharf
+    from games.kinds.rattenscharf.replay import rattenscharf_frames
 
     game = start_game([anna, bert], game="rattenscharf", seed=1)
     users = {0: anna, 1: bert}
@@ -519,7 +517,7 @@ def test_rattenscharf_frames_equal_the_engine_after_every_placement(anna, bert, 
 
 def finished_rattenscharf(anna, bert) -> Game:
     """Seed 1 played by the stand-in's moves to the end (42 placements)."""
-    from games.rules import rattenscharf
+    from games.kinds.rattenscharf import rules as rattenscharf
 
     game = start_game([anna, bert], game="rattenscharf", seed=1)
     users = {0: anna, 1: bert}
@@ -532,7 +530,7 @@ def finished_rattenscharf(anna, bert) -> Game:
 
 
 def test_rattenscharf_replay_says_1_point_and_1_rat(anna, bert, client, monkeypatch):
-    from games.rattenscharf import words
+    from games.kinds.rattenscharf import words
 
     game = finished_rattenscharf(anna, bert)
     client.force_login(anna)
@@ -565,8 +563,8 @@ def test_the_reader_to_move_next_is_you_mid_sentence(anna, bert):
 
 def test_a_rattenscharf_resignation_is_a_replay_step_of_its_own(anna, bert, client):
     """R37: the resignation ends the game; the replay's last step says so (issue 25)."""
-    from games.rattenscharf.replay import rattenscharf_frames
-    from games.rules import rattenscharf
+    from games.kinds.rattenscharf import rules as rattenscharf
+    from games.kinds.rattenscharf.replay import rattenscharf_frames
 
     game = start_game([anna, bert], game="rattenscharf", seed=1)
     users = {0: anna, 1: bert}

@@ -11,9 +11,9 @@ from django.conf import settings
 from django.test import Client
 
 from games.catalogue import GameSpec, spec_for
-from games.piratz.rules_page import example_result
-from games.rattenscharf.rules_page import example_views
-from games.rules_views import rules_path
+from games.kinds.piratz.rules_page import example_result
+from games.kinds.rattenscharf.rules_page import example_views
+from games.views.rules import rules_path
 from notifications.models import OutboundEmail
 from tests.factories import sign_in_verified, start_game
 

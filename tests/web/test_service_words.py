@@ -131,5 +131,5 @@ def test_the_home_page_introduces_every_game_of_the_catalogue(anna, settings):
     in_german = german(anna).get("/").content.decode()
     assert "ein Zug am Tag: Piratz (2 bis 4 Spieler) und Rattenscharf (2 Spieler)." in in_german
     # From the catalogue, not written into the page: one game offered, one game named.
-    settings.GAME_PACKAGES = ["games.piratz"]
+    settings.GAME_PACKAGES = ["games.kinds.piratz"]
     assert "one move a day: Piratz (2 to 4 players). You get" in Client().get("/").content.decode()

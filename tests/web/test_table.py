@@ -13,10 +13,10 @@ from django.urls import reverse
 from accounts.models import Vacation
 from games import actions
 from games.describe import Names
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz import table
+from games.kinds.piratz.words import describe_table
 from games.models import Game, Seat
-from games.piratz import table
-from games.piratz.words import describe_table
-from games.rules import piratz
 from tests.api.secrets_scan import assert_no_secrets
 from tests.browser.hidden import HiddenInformationScan
 from tests.factories import play_to_the_end, start_game

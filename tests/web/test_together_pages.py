@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts import erasure
-from games import actions, notify
+from games import actions
 from games.models import Game, GameStatus, Seat, SeatChange
+from games.notify import links
 from notifications.models import OutboundEmail
 from talk.actions import do_hide_message, post_message
 from talk.models import Message, MessageReport
@@ -305,7 +306,7 @@ def test_a_game_link_session_talks_pauses_and_resigns_but_signs_in_to_play_again
 ):
     settings.SITE_URL = "http://127.0.0.1:8000"
     client = Client()
-    link = notify.game_entry_url(duel, anna).removeprefix(settings.SITE_URL)
+    link = links.game_entry_url(duel, anna).removeprefix(settings.SITE_URL)
     assert client.post(link).status_code == 302  # signed in for this game only
     client.post(reverse("talk:post", args=[duel.id]), {"text": "hi"})
     client.post(reverse("games:pause", args=[duel.id]))

@@ -9,8 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game
-from games.rules import piratz
 from tests.webhooks.tarpit import Tarpit
 from webhooks.actions import do_add_webhook
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.words import describe_card
 from games.models import GameStatus
-from games.piratz.words import describe_card
-from games.rules import piratz
 from tests.factories import start_game
 from webhooks import delivery
 from webhooks.models import WebhookDelivery

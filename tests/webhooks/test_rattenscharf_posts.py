@@ -5,8 +5,8 @@ import re
 
 import pytest
 
+from games.kinds.rattenscharf import rules as rattenscharf
 from games.models import GameStatus
-from games.rules import rattenscharf
 from tests.factories import start_game
 from webhooks import delivery
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from core.cache_outage import CacheUnavailable
 from mailin.intake import UnreadableMessage, log_unreadable, read_raw
-from piratz_site.cache_outage import CacheUnavailable
 
 logger = logging.getLogger("mailin")
 

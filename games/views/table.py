@@ -16,13 +16,14 @@ from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.forms import LoginLinkRequestForm
 from accounts.game_scope import sign_in_for_game
 from accounts.preferences import settings_for
-from games import actions, notify, presence, queries, seat_names, table
+from games import actions, presence, queries, seat_names, table
 from games.actions.invitations import player_counts_text
 from games.catalogue import all_specs
 from games.clocks import clock_words
 from games.describe import format_moment
 from games.models import Game, GameStatus, Seat
-from games.together_views import together_context
+from games.notify import links
+from games.views.together import together_context
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -104,7 +105,7 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
     Refused for a tampered link, once the game has ended, and once the link has expired
     (then the page offers a login link, which signs in fully)."""
     try:
-        seat = notify.read_entry_token(game_id, token)
+        seat = links.read_entry_token(game_id, token)
     except actions.ServiceError as error:
         status = {"game_not_active": 410, "link_expired": 410, "suspended": 403}.get(
             error.code, 404

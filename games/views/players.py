@@ -4,21 +4,19 @@ Its address is the person's ``User.public_id``: it never changes (a new name kee
 never passes to another, so a link always leads to the person it was made for. The old
 addresses by name (/players/<name>/) lead there while someone is shown by that name.
 Signed-in players only (a game link's session is signed out here: ``accounts.game_scope``);
-it shows public names and counts, never an address. The report form on it posts to
-``moderation.views.report_player`` (games cannot import moderation's actions: the floors).
+it shows public names and counts, never an address. The report form on it is drawn by
+moderation's template tag (``report_form``; games may not import moderation: the floors).
 """
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.authenticated import AuthenticatedHttpRequest
 from games import players
-from moderation.models import ReportCategory
 
 
 @never_cache
@@ -41,7 +39,6 @@ def player_page(request: AuthenticatedHttpRequest, public_id: str) -> HttpRespon
         "record": players.record_of(player),
         "itself": player.pk == request.user.pk,
         "games_together": together,
-        "categories": report_categories(),
     }
     return render(request, "games/player.html", context)
 
@@ -56,19 +53,3 @@ def player_by_name(request: AuthenticatedHttpRequest, name: str) -> HttpResponse
     if player is None:
         raise Http404("No player has this name.")
     return HttpResponseRedirect(reverse("games:player", args=[player.public_id]))
-
-
-def report_categories() -> list[tuple[str, str]]:
-    """The report categories (``ReportCategory``'s values) in the reader's words: the
-    model's labels are the moderators' English."""
-    return [
-        (value, str(REPORT_CATEGORY_WORDS.get(value) or value)) for value in ReportCategory.values
-    ]
-
-
-REPORT_CATEGORY_WORDS = {
-    ReportCategory.ABUSE.value: pgettext_lazy("report category", "Abuse or insults"),
-    ReportCategory.CHEATING.value: pgettext_lazy("report category", "Cheating"),
-    ReportCategory.SPAM.value: pgettext_lazy("report category", "Spam"),
-    ReportCategory.OTHER.value: pgettext_lazy("report category", "Something else"),
-}

@@ -1,7 +1,7 @@
 """The player's own pages around the table: my games (with the create form) and the replay.
 
 Thin views: they parse, check access, call ``games.actions`` (which validate and change
-state) and render. The table itself is ``games.views.game_page`` (and its successors).
+state) and render. The table itself is ``games.views.table.game_page`` (and its successors).
 """
 
 from django import forms
