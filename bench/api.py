@@ -34,7 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.simulation import choose_action  # noqa: E402  (pure: needs no Django settings)
+from games.kinds.piratz.rules.bots import random_action as choose_action  # noqa: E402  (pure: needs no Django settings)
 from tests import servers  # noqa: E402  (standard library only)
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/piratz_bench"
@@ -316,8 +316,8 @@ def measure_in_process(
     from django.db import connection
     from django.test import Client
 
+    from games.kinds.piratz import rules as piratz
     from games.models import Game
-    from games.rules import piratz
 
     clients = [
         Client(SERVER_NAME=HOST, headers={"Authorization": f"Token {key}"}) for key in game.keys

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 from games.simulation import play_bot_game, seatings
 
 
@@ -51,7 +51,14 @@ def main(argv=None):
     cycle = seatings(args.bots, args.players)
     for number in range(args.games):
         levels = cycle[number % len(cycle)]
-        play_bot_game(levels, seed=args.seed + number // len(cycle), blind=args.blind, choose=timed)
+        # The engine itself, not its kind: the bench runs without Django (no catalogue).
+        play_bot_game(
+            levels,
+            seed=args.seed + number // len(cycle),
+            blind=args.blind,
+            choose=timed,
+            game=piratz,
+        )
     print(
         f"python {platform.python_version()}, {args.games} games, {args.players} players"
         f"{', blind' if args.blind else ''}"

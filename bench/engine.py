@@ -14,8 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.rules import piratz, rattenscharf
-from games.simulation import choose_action
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules.bots import random_action as choose_action
+from games.kinds.rattenscharf import rules as rattenscharf
 
 
 def play(games, players, seed, reveal_bias):

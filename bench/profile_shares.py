@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 KINDS = {"move_post": "move POST", "next_player_get": "game GET", "bare_write": "bare write"}
-PROJECT = ("games/", "accounts/", "notifications/", "webhooks/", "piratz_site/", "mailin/")
+PROJECT = ("games/", "accounts/", "notifications/", "webhooks/", "piratz_site/", "mailin/", "core/")
 # Project frames every request passes through: they name no part.
 PASSED_THROUGH = ("middleware.py", "proxies.py", "languages.py")
 DRF_STEPS = ("APIView.perform_authentication", "APIView.check_throttles")

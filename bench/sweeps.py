@@ -252,8 +252,8 @@ def part_latency(args, env: dict[str, str]) -> dict:
     from django.utils import timezone
 
     from games import actions
+    from games.kinds.piratz import rules as piratz
     from games.models import Game
-    from games.rules import piratz
     from notifications.models import OutboundEmail
 
     arrivals: list[tuple[float, str]] = []

@@ -16,12 +16,11 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from audit.admin_tools import AuditEntryInline
+from audit.forms import ReasonForm, reason_field
 from games import actions, fairness
-from games.models import BuriedCard, Game, GameStatus, Move, Seat, SeatChange
-from games.queries import automatic_moves_of_game, player_to_move
-from moderation.admin import AuditEntryInline
-from moderation.forms import ReasonForm, reason_field
-from piratz_site.dashboard import overdue
+from games.models import Game, GameStatus, Move, Seat, SeatChange
+from games.queries import automatic_moves_of_game, overdue, player_to_move
 
 if TYPE_CHECKING:  # django-stubs-ext is a test-time package
     from django_stubs_ext import WithAnnotations
@@ -320,10 +319,3 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-@admin.register(BuriedCard)
-class BuriedCardAdmin(MoveAdmin):
-    list_display = ["game", "round", "seat", "card"]
-    list_filter = []
-    readonly_fields = [f.name for f in BuriedCard._meta.fields]

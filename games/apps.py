@@ -11,9 +11,11 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # deferred: these import models, which load only once the app registry is ready.
-        # notify: its email composers; tasks: the bot turn task registered in every
-        # process, so games.bots publishes it by name (core.tasks.task_named).
-        from games import bots, deadlines, events, notify, tasks  # noqa: F401
+        # notify's messages composed when sent: their composers and the turn email's send
+        # check; tasks: the bot turn task registered in every process, so games.bots
+        # publishes it by name (core.tasks.task_named).
+        from games import bots, deadlines, events, tasks  # noqa: F401
+        from games.notify import auto_moved, game_over, turn  # noqa: F401
 
         # When the turn passes to a bot, its task is scheduled (after commit).
         events.move_applied.connect(bots.on_move_applied, dispatch_uid="bots.move_applied")

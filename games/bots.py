@@ -26,9 +26,9 @@ from django.conf import settings
 from django.db import transaction
 
 from core.tasks import task_named
-from games import notify
 from games.models import Actor, Game, GameStatus, Move, Seat, SeatChange
 from games.movelog import RESIGN, public_log
+from games.notify import table_changes
 
 logger = logging.getLogger(__name__)
 
@@ -131,13 +131,13 @@ def hand_to_bot(
 ) -> SeatChange:
     """A bot of ``level`` plays ``row``'s seat in the locked ``game`` from now on.
 
-    The player keeps the seat and is emailed (``notify.queue_stand_in``); they can take it
-    back (``games.actions.bots.do_take_back_seat``). Logged as a ``SeatChange``. When the
-    game waits for that seat right now, the bot's turn starts at once (a short deadline,
-    its task scheduled), unless ``begin_turn`` is False (the caller is handing the turn on
-    itself, as a move does). ``tell_player`` False: the caller queues the email itself
-    (``notify.queue_stand_in``), once every seat it hands over has changed. Must run in
-    the transaction that locked the game.
+    The player keeps the seat and is emailed (``notify.table_changes.queue_stand_in``);
+    they can take it back (``games.actions.bots.do_take_back_seat``). Logged as a
+    ``SeatChange``. When the game waits for that seat right now, the bot's turn starts at
+    once (a short deadline, its task scheduled), unless ``begin_turn`` is False (the caller
+    is handing the turn on itself, as a move does). ``tell_player`` False: the caller
+    queues the email itself (``notify.table_changes.queue_stand_in``), once every seat it
+    hands over has changed. Must run in the transaction that locked the game.
     """
     row.bot = level
     row.save(update_fields=["bot"])
@@ -155,7 +155,7 @@ def hand_to_bot(
     if begin_turn and game.status == GameStatus.ACTIVE and game.current_seat == row.seat:
         start_bot_turn(game, now)
     if tell_player:
-        notify.queue_stand_in(game, row, why=why)
+        table_changes.queue_stand_in(game, row, why=why)
     logger.info("game %s: a %s bot stands in for seat %d (%s)", game.id, level, row.seat, why)
     return change
 
@@ -228,5 +228,5 @@ def stand_in_instead_of_abandoning(game: Game, rounds: range, now: datetime) -> 
     # Told once every seat has its bot, so that each email names the table as it now is
     # (one queued between the changes named some seats with their stand-in, some without).
     for row in handed:
-        notify.queue_stand_in(game, row, why=WHY_ABANDONMENT)
+        table_changes.queue_stand_in(game, row, why=WHY_ABANDONMENT)
     return True

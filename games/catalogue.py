@@ -1,10 +1,11 @@
 """The catalogue of games: what the service asks a game for, by its kind, in one place.
 
-Each game is one package (``games/piratz/``, ``games/rattenscharf/``) exporting ``SPEC``, a
-``GameSpec``; the setting ``GAME_PACKAGES`` lists the packages. Generic modules (actions,
-notify, API, mail-in, table and replay pages, commands) ask ``spec_for(kind)`` and never
-import a game. The engines (``games/rules/<kind>/``, docs/api.md "The engine's entry points") stay
-pure; a spec carries its engine as ``rules``.
+Each game is one package and Django app under ``games/kinds/`` (``games/kinds/piratz/``,
+``games/kinds/rattenscharf/``) exporting ``SPEC``, a ``GameSpec``; the setting
+``GAME_PACKAGES`` lists the packages. Generic modules (actions, notify, API, mail-in, table
+and replay pages, commands) ask ``spec_for(kind)`` and never import a game. The engines
+(``games/kinds/<kind>/rules/``, docs/api.md "The engine's entry points") stay pure; a spec
+carries its engine as ``rules``.
 
 Only ``kind`` and ``rules`` are required. Every other piece is optional, and a game
 without it gets the one fallback its field's comment names (docs/adding-a-game.md).
@@ -28,7 +29,7 @@ class GameSpec:
 
     # The game's key: ``Game.game``, the engine's ``view()["game"]``, the API's "game".
     kind: str
-    # The pure engine (the protocol in ``games/rules/__init__.py``).
+    # The pure engine (the protocol in ``games/engine_protocol.py``).
     rules: ModuleType
     # Games in words (the names ``games/describe/__init__.py`` lists). Fallback:
     # ``games.describe.generic`` (the move's action as written, the view as key: value).
@@ -74,13 +75,17 @@ class GameSpec:
     # ``manage.py simulate --game <kind>``: ``(command, games, options)`` prints the run.
     # Fallback: the game is not offered to ``simulate``.
     simulate: Callable | None = None
-    # The rules page for players (``/rules/<kind>/``, ``games.rules_views``): language code
+    # The rules page for players (``/rules/<kind>/``, ``games.views.rules``): language code
     # -> template of the page's body, and ``() -> dict``, the context its drawings need
     # (real cards, strips, a board), built in the reader's language. Fallbacks: without
     # templates the game has no rules page (404) and no "Rules" links; a language without
     # its own body reads the one of ``settings.LANGUAGE_CODE``; no context: none.
     rules_templates: Mapping[str, str] = field(default_factory=dict)
     rules_context: Callable[[], dict] | None = None
+    # What the game records of an applied move beside the move log, in the move's
+    # transaction: ``(game, move, effects)`` with the engine's ``move_effects`` (Piratz: the
+    # card a move buried, its own model). Fallback: nothing.
+    after_move: Callable | None = None
 
     @property
     def name(self) -> str:

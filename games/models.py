@@ -1,4 +1,4 @@
-"""Game records: the game row with its secret engine state, seats, the move log and burials.
+"""Game records: the game row with its secret engine state, seats and the move log.
 
 These models hold data and derived questions about it; every change to a game goes
 through ``games.actions`` (which locks the row, checks the version and logs the move).
@@ -196,7 +196,7 @@ class Game(models.Model):
 
     @property
     def rules(self):
-        """The rules module that plays this game (see ``games.rules``)."""
+        """The rules module that plays this game (see ``games.engine_protocol``)."""
         return rules_for(self.game)
 
     @property
@@ -421,22 +421,6 @@ class Move(models.Model):
             "automatic": self.automatic,
             "at": self.at,
         }
-
-
-class BuriedCard(models.Model):
-    """A card a player buried under their spade (rules P13), one row per burial."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="burials")
-    move = models.OneToOneField(Move, on_delete=models.CASCADE, related_name="burial")
-    round = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    card = models.PositiveSmallIntegerField(help_text="The card's id in the deck.")
-
-    class Meta:
-        ordering = ["game_id", "id"]
-
-    def __str__(self) -> str:
-        return f"card {self.card} buried by seat {self.seat} in round {self.round}"
 
 
 class SeatChange(models.Model):

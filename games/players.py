@@ -1,7 +1,7 @@
 """Players as others see them: found by page address or name, their record, their partners.
 
-Read-only queries for the player page (``games.player_views``), its report form
-(``moderation.views``) and the create form's suggestions (``games.lobby_views``). Nothing
+Read-only queries for the player page (``games.views.players``), its report form
+(``moderation.views``) and the create form's suggestions (``games.views.lobby``). Nothing
 here returns an address except ``partners_of``, and that only the addresses of people who
 sat at a started game with the one asking.
 """

@@ -1,6 +1,6 @@
 """Read access to games: which games a user may see, and which seat they hold."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db.models import (
@@ -11,6 +11,7 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Prefetch,
+    Q,
     Subquery,
     Value,
     prefetch_related_objects,
@@ -172,3 +173,14 @@ def player_to_move() -> Subquery:
     """For a query of games: the email of the player each is waiting on (NULL: nobody)."""
     seat = Seat.objects.filter(game=OuterRef("pk"), seat=OuterRef("current_seat"))
     return Subquery(seat.values("user__email")[:1])
+
+
+# A deadline sweep runs every minute (SWEEP_SECONDS); a game still waiting this long after
+# its deadline was not handled, so the sweep or its worker is failing.
+OVERDUE_GRACE = timedelta(minutes=15)
+
+
+def overdue(now: datetime) -> Q:
+    """Active games whose deadline passed more than ``OVERDUE_GRACE`` before ``now``: the
+    admin dashboard's alarm and the game admin's filter, which its tile links to."""
+    return Q(status=GameStatus.ACTIVE, deadline__lt=now - OVERDUE_GRACE)

@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import NotificationSettings
 from accounts.preferences import settings_for
-from games import actions, events, notify
+from games import actions, events
 from games.deadlines import reminder_due
 from games.models import EndReason, Game, GameStatus
+from games.notify import digest, invitation, reminder
 from games.queries import SEATS_WITH_USERS
 
 logger = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def cancel_expired_invitations(now: datetime | None = None) -> int:
                 continue
             game = Game.objects.get(id=game_id)
             events.game_ended.send(sender=Game, game=game)
-            notify.queue_cancellation(
+            invitation.queue_cancellation(
                 # Lazy: each recipient's email renders it in their own language.
                 game,
                 reason=gettext_lazy("Not every player accepted the invitation in time."),
@@ -200,7 +201,7 @@ def _send_reminder(game_id, version: int, deadline, reminder_at, now: datetime) 
         # passed and the timeout sweep acts instead: rescheduled, no email.
         return 0
     # None when the player no longer wants reminders (changed mid-turn): claimed all the same.
-    return int(notify.queue_reminder(game, game.current_seat, deadline) is not None)
+    return int(reminder.queue_reminder(game, game.current_seat, deadline) is not None)
 
 
 def send_due_digests(now: datetime | None = None) -> int:
@@ -241,4 +242,4 @@ def _send_digest(settings_id, digest_at, now: datetime) -> int:
         .prefetch_related(SEATS_WITH_USERS)
         .order_by("deadline")
     )
-    return int(notify.queue_digest(prefs.user, list(waiting)))
+    return int(digest.queue_digest(prefs.user, list(waiting)))

@@ -123,7 +123,7 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
         "current_name": None if current is None else names.name(current),
         "deadline": describe.format_moment(game.deadline, zone) if game.is_active else "",
         # While a bot stands in for the viewer, it moves for them: no forms (they take the
-        # seat back first, games.views.take_back_seat).
+        # seat back first, games.views.table.take_back_seat).
         "bot_plays": any(s.seat == seat and s.bot for s in seats),
         "bot_to_move": game.is_active and any(s.seat == current and s.bot for s in seats),
         "your_bank": banks.get(seat, "") if seat is not None else "",

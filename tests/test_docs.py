@@ -221,7 +221,7 @@ def test_a_link_to_a_missing_anchor_is_broken():
 @cache
 def path_citation() -> re.Pattern:
     """A path from the repository's root: a top-level folder, then names, ending in a file
-    name with a suffix or in "/" (a folder). Paths with placeholders (``games/<kind>/``,
+    name with a suffix or in "/" (a folder). Paths with placeholders (``games/kinds/<kind>/``,
     ``/api/games/{id}/``) and URL paths (a leading "/") are not citations of a file."""
     top = sorted({path.relative_to(ROOT).parts[0] for path in repository_files()} - {".git"})
     folders = [name for name in top if (ROOT / name).is_dir()]
@@ -241,6 +241,9 @@ def template_and_static_roots() -> tuple[Path, ...]:
         ROOT / "static",
         *sorted(ROOT.glob("*/templates")),
         *sorted(ROOT.glob("*/static")),
+        # Each game is an app of its own under games/kinds/.
+        *sorted(ROOT.glob("games/kinds/*/templates")),
+        *sorted(ROOT.glob("games/kinds/*/static")),
     )
 
 
@@ -273,8 +276,8 @@ def test_every_cited_file_exists():
 def test_a_citation_of_a_missing_file_is_reported():
     page = DOCS / "architecture.md"
     sample = (
-        "`games/errors.py` and games/rules/piratz/view.py; docs/gone.md, `ops/` and `nope/`;"
-        " `games/<kind>/words.py`, /api/games/{id}/, /games/7/; CONTRACT.md and README.md."
+        "`games/errors.py` and games/kinds/piratz/rules/view.py; docs/gone.md, `ops/` and `nope/`;"
+        " `games/kinds/<kind>/words.py`, /api/games/{id}/, /games/7/; CONTRACT.md and README.md."
     )
     assert missing_paths(page, sample) == ["games/errors.py", "docs/gone.md", "CONTRACT.md"]
     # In code, a folder-like string is a URL as often as a folder.

@@ -14,7 +14,7 @@ redoes every reshuffle with the key, and checks the cube placement and every car
 log says a reveal turned up. Exit status 0: verified; 1: it does not verify; 2: nothing
 to check yet (the game has not ended) or unusable input.
 
-The derivation is a copy of games/rules/piratz (shuffle.py, engine.deal, fairness.py);
+The derivation is a copy of games/kinds/piratz/rules (shuffle.py, engine.deal, fairness.py);
 tests/games/test_fairness.py holds the two equal on real games.
 """
 
@@ -30,7 +30,7 @@ COMMITMENT_PREFIX = b"piratz-shuffle-commitment:v1:"
 KEY_PREFIX = b"piratz-shuffle-key:v1:"
 TREASURES = ("rings", "coins", "pearls", "gems", "goblets", "shells")
 CUBE_VALUES = (4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1)
-# The deck (games/rules/piratz/deck.json): cards 1-50; its six skull cards leave a
+# The deck (games/kinds/piratz/rules/deck.json): cards 1-50; its six skull cards leave a
 # two-player game (rules P6).
 CARD_IDS = tuple(range(1, 51))
 SKULL_IDS = frozenset({7, 17, 26, 29, 40, 47})

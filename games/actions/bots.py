@@ -8,7 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import audit.log
 from accounts.models import User
+from audit.models import AuditAction
 from core.errors import ServiceError
 from games import bots, deadlines
 from games.actions.common import (
@@ -18,8 +20,6 @@ from games.actions.common import (
     refuse_unless_active,
 )
 from games.models import Actor, Game, SeatChange
-from moderation import audit
-from moderation.models import AuditAction
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def do_replace_with_bot(
     ``ServiceError``: ``invalid`` (blank reason, no such seat, a bot already plays it, an
     unknown level), ``game_not_active``, ``stale_version``.
     """
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic():
         game = lock_game_with_seats(game_id)
         refuse_unless_active(game)
@@ -116,7 +116,7 @@ def do_replace_with_bot(
             actor_user=moderator,
             level=level,
         )
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.REPLACE_WITH_BOT,
             reason=reason,

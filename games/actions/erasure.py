@@ -11,10 +11,11 @@ from datetime import datetime
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import bots, chair, notify
+from games import bots, chair
 from games.actions.common import end_game, lock_game_with_seats
 from games.actions.together import hand_on_the_chair
 from games.models import Actor, EndReason, Game, GameStatus
+from games.notify import game_over, invitation
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def erase_seats(user: User, now: datetime) -> None:
             row.declined_at = now
             row.save(update_fields=["declined_at"])
             end_game(game, GameStatus.CANCELLED, EndReason.ERASED, now)
-            notify.queue_cancellation(
+            invitation.queue_cancellation(
                 game, reason=gettext_lazy("A player has deleted their account.")
             )
             logger.info("game %s cancelled: a player's account was erased", game.id)
@@ -55,7 +56,7 @@ def erase_seats(user: User, now: datetime) -> None:
         others = [s for s in seats if chair.still_in_game(s, leaving_id=user.id)]
         if not others or not bots.levels_of(game.rules):
             end_game(game, GameStatus.ABORTED, EndReason.ERASED, now)
-            notify.queue_game_ended(game)
+            game_over.queue_game_ended(game)
             logger.info("game %s aborted: a player's account was erased", game.id)
             continue
         if not row.bot:

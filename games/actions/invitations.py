@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User, normalize_email
 from accounts.preferences import settings_for
 from core.errors import ServiceError, status_word
-from games import bots, deadlines, events, notify
+from games import bots, deadlines, events
 from games.actions.common import (
     MAX_TURN_HOURS,
     MIN_TURN_HOURS,
@@ -30,6 +30,7 @@ from games.clocks import clean_clock
 from games.fairness import clean_client_seed, new_server_seed, shuffle_key
 from games.invitation_limits import check_invitation_limits, lock_inviter
 from games.models import ClockKind, EndReason, Game, GameStatus, Seat
+from games.notify import invitation, started, turn
 from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ def do_create_game(
     host: User,
     emails: list[str],
     *,
-    game: str = "piratz",
+    game: str | None = None,
     turn_hours: int = 72,
     blind: bool = False,
     client_seed: str | None = None,
@@ -106,7 +107,10 @@ def do_create_game(
     (``clock_zone``: another one, as a rematch keeps the first game's).
     Raises ``ServiceError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
     host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
+    ``game`` (None: the catalogue's first game) is the kind of game.
     """
+    if game is None:
+        game = kinds()[0]
     if game not in kinds():
         raise ServiceError(
             "invalid",
@@ -203,7 +207,7 @@ def do_create_game(
             )
         for seat in record.seats.select_related("user"):
             if seat.user_id is not None and seat.user_id != host.id:
-                notify.queue_invitation(record, seat)
+                invitation.queue_invitation(record, seat)
         if not invitees:
             _start(record, now)  # the host and bots only: everybody has accepted
     logger.info("game %s created by user %s for %d players", record.id, host.id, len(emails))
@@ -355,8 +359,8 @@ def _start(game: Game, now: datetime) -> None:
     game.started_at = now
     game.invitation_expires_at = None
     game.save()
-    notify.queue_game_started(game)
-    notify.queue_turn_email(game, game.current_seat)
+    started.queue_game_started(game)
+    turn.queue_turn_email(game, game.current_seat)
     events.game_started.send(sender=Game, game=game)
     logger.info("game %s started", game.id)
 
@@ -387,7 +391,7 @@ def do_decline_invitation(game_id, user: User) -> Game:
         seat.declined_at = now
         seat.save(update_fields=["declined_at"])
         end_game(game, GameStatus.CANCELLED, EndReason.DECLINED, now)
-        notify.queue_cancellation(
+        invitation.queue_cancellation(
             game,
             reason=format_lazy(
                 gettext_lazy("{name} declined the invitation."), name=user.public_name

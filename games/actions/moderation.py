@@ -1,6 +1,6 @@
 """What moderators do to a game: abort it, give the player to move more time, force the
 automatic move. Each takes the reason the moderator gave and the version they saw, and
-writes its audit entry (``moderation.audit.record``) in its own transaction."""
+writes its audit entry (``audit.log.record``) in its own transaction."""
 
 import logging
 
@@ -8,9 +8,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import audit.log
 from accounts.models import User
+from audit.models import AuditAction
 from core.errors import ServiceError, status_word
-from games import deadlines, notify
+from games import deadlines
 from games.actions.common import (
     MAX_TURN_HOURS,
     check_seen_version,
@@ -20,13 +22,12 @@ from games.actions.common import (
 )
 from games.actions.play import do_play_timeout
 from games.models import EndReason, Game, GameStatus
-from moderation import audit
-from moderation.models import AuditAction
+from games.notify import game_over
 from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
 
-MAX_REASON_LENGTH = audit.MAX_REASON_LENGTH
+MAX_REASON_LENGTH = audit.log.MAX_REASON_LENGTH
 
 
 def do_abort_game(game_id, moderator: User, *, version: int | None = None, reason: str) -> Game:
@@ -36,7 +37,7 @@ def do_abort_game(game_id, moderator: User, *, version: int | None = None, reaso
     has moved since, ``stale_version`` is raised and nothing changes. ``reason`` (required,
     not blank: ``invalid`` otherwise) goes to the audit log and the log line.
     """
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic(), sent_together():  # every player is told: one send task
         game = lock_game(game_id)
         if game.status not in (GameStatus.INVITED, GameStatus.ACTIVE):
@@ -46,8 +47,8 @@ def do_abort_game(game_id, moderator: User, *, version: int | None = None, reaso
             )
         check_seen_version(game, version)
         end_game(game, GameStatus.ABORTED, EndReason.MODERATOR, timezone.now())
-        notify.queue_game_ended(game)
-        audit.record(
+        game_over.queue_game_ended(game)
+        audit.log.record(
             moderator,
             AuditAction.ABORT_GAME,
             reason=reason,
@@ -71,7 +72,7 @@ def do_extend_deadline(
         raise ServiceError(
             "invalid", _("hours must be between 1 and %(max)d.") % {"max": MAX_TURN_HOURS}
         )
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic():
         game = lock_game(game_id)
         refuse_unless_active(game)
@@ -84,7 +85,7 @@ def do_extend_deadline(
         deadlines.extend_turn(game, hours, timezone.now())
         assert game.deadline is not None  # extend_turn has just set it
         game.save(update_fields=["deadline", "turn_extension", "next_reminder_at", "updated_at"])
-        audit.record(
+        audit.log.record(
             moderator,
             AuditAction.EXTEND_DEADLINE,
             reason=reason,
@@ -110,7 +111,7 @@ def do_force_automatic_move(game_id, moderator: User, *, version: int, reason: s
     nothing changes. ``reason`` (required) goes to the audit log (``do_play_timeout``
     records it with the move) and the log line.
     """
-    reason = audit.clean_reason(reason)
+    reason = audit.log.clean_reason(reason)
     with transaction.atomic():
         game = do_play_timeout(
             game_id, expected_version=version, moderator=moderator, reason=reason

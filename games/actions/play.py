@@ -4,9 +4,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import audit.log
 from accounts.models import User
+from audit.models import AuditAction
 from core.errors import ServiceError, status_word
-from games import bots, deadlines, events, notify
+from games import bots, deadlines, events
 from games.actions.common import (
     check_seen_version,
     end_game,
@@ -17,10 +19,9 @@ from games.actions.common import (
     result_with_resignations,
 )
 from games.catalogue import spec_for
-from games.models import Actor, BuriedCard, EndReason, Game, GameStatus, Move, Seat
+from games.models import Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import RESIGN, first_full_entry
-from moderation import audit
-from moderation.models import AuditAction
+from games.notify import auto_moved, game_over, turn
 from notifications.outbox import sent_together
 
 # Engine codes every game means alike; a game's own are its spec's ``refusal_codes``.
@@ -145,7 +146,7 @@ def do_play_timeout(
     """
     audit_reason = ""  # only a moderator's move is audited, with their reason
     if moderator is not None:
-        audit_reason = audit.clean_reason(reason)  # before anything changes
+        audit_reason = audit.log.clean_reason(reason)  # before anything changes
     # sent_together: "we moved for you" and the next player's turn (or the game's end).
     with transaction.atomic(), sent_together():
         # The seats (with users) serve the standing order, the next turn's deadline and
@@ -167,7 +168,7 @@ def do_play_timeout(
         if bots.bot_to_move(game) is not None:
             move = _play_bot_move(game)
             if moderator is not None:
-                audit.record(
+                audit.log.record(
                     moderator,
                     AuditAction.FORCE_AUTOMATIC_MOVE,
                     reason=audit_reason,
@@ -181,7 +182,7 @@ def do_play_timeout(
         move = moves[-1]
         bots.stand_in_after_timeouts(game, move.seat, move.at)
         if moderator is not None:
-            audit.record(
+            audit.log.record(
                 moderator,
                 AuditAction.FORCE_AUTOMATIC_MOVE,
                 reason=audit_reason,
@@ -228,7 +229,7 @@ def _play_automatic_turn(game: Game, moderator: User | None) -> list[Move]:
         if new_turn or not game.is_active:
             break
         state = game.load_state()
-    notify.queue_auto_moved(game, moves, table_before=table_before)
+    auto_moved.queue_auto_moved(game, moves, table_before=table_before)
     return moves
 
 
@@ -270,10 +271,10 @@ def _apply(
         actor_user=actor_user,
         at=now,
     )
-    if effects["buried"] is not None:
-        BuriedCard.objects.create(
-            game=game, move=move, round=round_played, seat=seat, card=effects["buried"]
-        )
+    # What the game keeps of a move beside the log (Piratz: the card it buried).
+    after_move = spec_for(game.game).after_move
+    if after_move is not None:
+        after_move(game, move, effects)
 
     game.state = rules.dump(after)
     game.version += 1
@@ -282,7 +283,7 @@ def _apply(
         # P26: a resigned seat cannot win (its stand-in played it to the end).
         game.result = result_with_resignations(game, rules.view(after, None)["result"])
         end_game(game, GameStatus.FINISHED, EndReason.NONE, now, last_move=move)
-        notify.queue_game_over(game)
+        game_over.queue_game_over(game)
         return move, True
     abandoned = _abandoned_rounds(game, round_played)
     if abandoned and not bots.stand_in_instead_of_abandoning(game, abandoned, now):
@@ -290,7 +291,7 @@ def _apply(
         # have all gone (with stand-ins on, bots took their seats instead and the game
         # goes on).
         end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
-        notify.queue_game_ended(game)
+        game_over.queue_game_ended(game)
         return move, True
     if effects["new_turn"]:
         # A time bank keeps what this turn left of it, plus the increment (games.clocks).
@@ -305,7 +306,7 @@ def _apply(
     game.save(update_fields=update_fields)
     if effects["new_turn"] and game.current_seat != seat:
         # Not when the turn comes back to the last spade holder (P16): they are playing.
-        notify.queue_turn_email(game, game.current_seat)
+        turn.queue_turn_email(game, game.current_seat)
     events.move_applied.send(sender=Game, game=game, move=move)
     return move, effects["new_turn"]
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import ServiceError, status_word
 from core.text import clean_typed_text
-from games import bots, chair, deadlines, events, notify
+from games import bots, chair, deadlines, events
 from games.actions.common import (
     check_seen_version,
     end_game,
@@ -32,6 +32,7 @@ from games.actions.invitations import BOT_PREFIX, do_create_game, player_counts_
 from games.clocks import clock_request
 from games.models import PAUSE_REASON_MAX_LENGTH, Actor, EndReason, Game, GameStatus, Move, Seat
 from games.movelog import RESIGN
+from games.notify import game_over, table_changes
 from notifications.outbox import sent_together
 
 logger = logging.getLogger(__name__)
@@ -156,12 +157,12 @@ def do_resign(game_id, user: User, version: int) -> Game:
             # P26 with two players, R37: the other player wins, whatever the points.
             game.result = _resignation_result(game, playing)
             end_game(game, GameStatus.FINISHED, EndReason.RESIGNED, now, last_move=move)
-            notify.queue_game_over(game)
+            game_over.queue_game_over(game)
         elif not any(chair.still_in_game(s) for s in seats):
             # P26: every human player left has resigned (or deleted their account): the
             # game ends as P25, not played on by bots alone.
             end_game(game, GameStatus.ABORTED, EndReason.ABANDONED, now, last_move=move)
-            notify.queue_game_ended(game)
+            game_over.queue_game_ended(game)
         else:
             game.save(update_fields=["version", "updated_at"])
             if not row.bot:
@@ -184,7 +185,7 @@ def do_resign(game_id, user: User, version: int) -> Game:
             passed = hand_on_the_chair(game, held, now)
             # The others hear who left and that a bot plays on (in this transaction: outbox),
             # and who holds the chair now when it passed.
-            notify.queue_resigned(game, row, chair_passed=passed)
+            table_changes.queue_resigned(game, row, chair_passed=passed)
             events.move_applied.send(sender=Game, game=game, move=move)
         logger.info("game %s: seat %d resigned (user %s)", game.id, row.seat, user.id)
     return game
@@ -236,7 +237,7 @@ def do_pause_game(game_id, user: User, reason: str | None = "") -> Game:
                 "updated_at",
             ]
         )
-        notify.queue_clock_changed(game, PAUSED, reason=reason)
+        table_changes.queue_clock_changed(game, PAUSED, reason=reason)
         events.clock_changed.send(sender=Game, game=game, event=PAUSED)
         logger.info("game %s paused by its host %s", game.id, user.id)
     return game
@@ -317,7 +318,7 @@ def _resume(
             "updated_at",
         ]
     )
-    notify.queue_clock_changed(
+    table_changes.queue_clock_changed(
         game, RESUMED, reason=reason, automatic=automatic, left=left, holder=holder
     )
     events.clock_changed.send(sender=Game, game=game, event=RESUMED)
@@ -388,7 +389,7 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
                 "updated_at",
             ]
         )
-        notify.queue_clock_changed(game, EXTENDED, reason=reason, hours=hours)
+        table_changes.queue_clock_changed(game, EXTENDED, reason=reason, hours=hours)
         events.clock_changed.send(sender=Game, game=game, event=EXTENDED)
         logger.info("game %s: turn extended by %dh by its host %s", game.id, hours, user.id)
     return game
@@ -473,7 +474,7 @@ def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None)
 
     Not a moderator's action: no audit entry; the seat change is logged (``SeatChange``,
     ``why`` "host", by the host as a player) and the player emailed
-    (``notify.queue_stand_in``); they keep the seat and take it back with one click.
+    (``notify.table_changes.queue_stand_in``); they keep the seat and take it back with one click.
     Raises ``ServiceError``: ``not_found``, ``not_a_player``, ``suspended``, ``not_host``,
     ``game_not_active``, ``stale_version``, ``invalid`` (no such seat, the host's own
     seat, a bot plays it already, it resigned, the game has no bots).

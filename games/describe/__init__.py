@@ -1,7 +1,7 @@
 """Games in words, for the emails and pages players read: one module per game, by kind.
 
-``words_for(kind)`` is the one lookup: the game's ``GameSpec.words`` (``games.piratz.words``,
-``games.rattenscharf.words``), or ``games.describe.generic`` for a game without words of
+``words_for(kind)`` is the one lookup: the game's ``GameSpec.words`` (``games.kinds.piratz.words``,
+``games.kinds.rattenscharf.words``), or ``games.describe.generic`` for a game without words of
 its own. Each such module works on what a player may see (the engine's
 ``view`` and public move-log entries) and offers the same names. An entry may carry one
 key the public log (and the API) has not, ``actor`` (``Move.actor``): callers that read the

@@ -1,5 +1,5 @@
 // The create form (templates/games/my_games.html): show only what the chosen game allows,
-// from #games-offered (games.lobby_views.games_offered: its player counts, blind mode and
+// from #games-offered (games.views.lobby.games_offered: its player counts, blind mode and
 // bot levels). Fields a game cannot use are hidden and disabled, so they are not sent.
 // It also puts the people ticked under "played with" into the player fields.
 // Without JavaScript every field shows, the notes above the form say what each game
@@ -42,7 +42,7 @@
   // "People you have played with": ticking one puts their address into the first empty
   // player field that is shown (not given to a bot); unticking takes it out again. Without
   // this script the ticked boxes are posted and the server fills the same places
-  // (games.lobby_views._with_partners), skipping an address already typed.
+  // (games.views.lobby._with_partners), skipping an address already typed.
   function playerFields() {
     var fields = [];
     for (var number = 2; number <= 4; number++) {

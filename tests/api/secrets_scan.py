@@ -2,7 +2,8 @@
 
 import json
 
-from games.rules import piratz, rattenscharf
+from games.kinds.piratz import rules as piratz
+from games.kinds.rattenscharf import rules as rattenscharf
 
 
 def _int_lists(value):

@@ -9,10 +9,10 @@ from django.conf import settings as django_settings
 from rest_framework.exceptions import ParseError
 
 from core.api.parsers import JSONParser
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.api import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
+from games.kinds.piratz.rules.bots import random_action as choose_action
 from games.models import Game, Move
-from games.piratz.api import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
-from games.rules import piratz
-from games.simulation import choose_action
 from notifications.models import OutboundEmail
 from tests.factories import client_for
 

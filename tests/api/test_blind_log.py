@@ -12,7 +12,7 @@ recovers every collection exactly, at every step.
 
 import pytest
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 from tests.factories import client_for, start_game
 
 from .playthrough import play_over_http

@@ -2,8 +2,8 @@
 
 import pytest
 
+from games.kinds.piratz import rules as piratz
 from games.models import Game, Move
-from games.rules import piratz
 from tests.concurrency import at_once
 from tests.factories import client_for, start_game
 

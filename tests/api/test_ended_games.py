@@ -3,8 +3,8 @@
 import pytest
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import EndReason, Game, GameStatus
-from games.rules import piratz
 from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,8 @@
 
 import pytest
 
+from games.kinds.piratz import rules as piratz
 from games.models import Game, Move
-from games.rules import piratz
 from notifications.models import OutboundEmail
 from tests.factories import client_for, start_game
 

@@ -7,9 +7,9 @@ import time_machine
 from django.utils import timezone
 from rest_framework.pagination import PageNumberPagination
 
+from audit.models import AuditAction, AuditEntry
 from core.errors import ServiceError
 from games.models import Game
-from moderation.models import AuditAction, AuditEntry
 from talk import actions
 from talk.models import Message, MessageReport
 from tests.factories import client_for

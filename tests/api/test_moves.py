@@ -2,8 +2,9 @@
 
 import pytest
 
-from games.models import BuriedCard, Game, Move
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.models import BuriedCard
+from games.models import Game, Move
 from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db

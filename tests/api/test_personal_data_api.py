@@ -16,12 +16,12 @@ from django.utils import timezone, translation
 
 from accounts import erasure
 from accounts.models import ApiToken, ErasureLink, NotificationSettings, User, Vacation
+from core.redaction import redact_tokens
 from games import actions, players
 from games.actions.together import do_resign
 from games.models import EndReason, Game, GameStatus, SeatChange
 from moderation.actions import do_file_report
 from notifications.models import OutboundEmail
-from piratz_site.redaction import redact_tokens
 from talk.actions import post_message
 from tests.api.secrets_scan import assert_no_secrets
 from tests.factories import client_for, make_user, start_game

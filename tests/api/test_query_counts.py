@@ -8,10 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import actions
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules.bots import random_action as choose_action
+from games.kinds.rattenscharf import rules as rattenscharf
+from games.kinds.rattenscharf.rules.strips import STRIP_IDS
 from games.models import Game
-from games.rules import piratz, rattenscharf
-from games.rules.rattenscharf.strips import STRIP_IDS
-from games.simulation import choose_action
 from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,10 @@ import random
 import pytest
 from django.utils import translation
 
+from games.kinds.piratz import rules as piratz
+from games.kinds.rattenscharf import rules as rattenscharf
+from games.kinds.rattenscharf.rules.strips import STRIP_IDS
 from games.models import Game, Move
-from games.rules import piratz, rattenscharf
-from games.rules.rattenscharf.strips import STRIP_IDS
 from tests.factories import client_for, start_game
 from tests.rules.rattenscharf.helpers import GAME_R, order
 
@@ -227,7 +228,7 @@ def test_placements_that_can_never_be_legal_are_invalid(duel, anna, body):
     ],
 )
 def test_well_formed_placements_not_legal_now_are_illegal_action(duel, anna, fields, code):
-    from games.rattenscharf.refusals import SENTENCES
+    from games.kinds.rattenscharf.refusals import SENTENCES
 
     action = {"action": "place", "flip": False, **fields}
     state = rattenscharf.load(duel.state)
@@ -256,7 +257,7 @@ def test_well_formed_placements_not_legal_now_are_illegal_action(duel, anna, fie
 
 def test_engine_refusals_have_a_sentence_per_code_in_german():
     """Every R30 code the engine can raise for a well-formed move has its own sentence."""
-    from games.rattenscharf.refusals import SENTENCES
+    from games.kinds.rattenscharf.refusals import SENTENCES
 
     assert set(SENTENCES) == set(rattenscharf.ERROR_CODES)
 
@@ -284,7 +285,7 @@ def test_a_repeated_placement_is_answered_not_played_twice(duel, anna):
 
 def test_every_legal_placement_of_whole_games_passes_the_serializer():
     """The serializer must never refuse a placement the engine would take."""
-    from games.rattenscharf.api import RattenscharfMoveSerializer
+    from games.kinds.rattenscharf.api import RattenscharfMoveSerializer
 
     for seed in (1, 2):
         rng = random.Random(seed)

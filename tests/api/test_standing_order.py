@@ -6,8 +6,8 @@ import pytest
 import time_machine
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game, Move, Seat
-from games.rules import piratz
 from tests.factories import client_for, start_game
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.core import mail
 
-from piratz_site.redaction import redact_text
+from core.redaction import redact_text
 
 # Debian's Chromium (installed by .ci/run): Playwright cannot download its own build here.
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

@@ -5,8 +5,8 @@ import random
 import re
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus
-from games.rules import piratz
 from tests.browser.conftest import Visitor, a_game_id
 
 INVITATION_LINK = r"/invitations/[^/\s]+/"

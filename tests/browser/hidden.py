@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from core.redaction import redact_text
 from games import fairness
+from games.kinds.piratz import rules as piratz
 from games.models import Game
 from games.movelog import public_log
-from games.rules import piratz
-from piratz_site.redaction import redact_text
 from tests.api.secrets_scan import _contains_run, assert_no_secrets
 
 # How a card id shows in a page: in words ("1 coin, rat (#2)", also in aria-labels and

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus
-from games.rules import piratz
 from tests.browser import flows
 from tests.browser.conftest import PHONE, Visitor
 from tests.browser.hidden import HiddenInformationScan

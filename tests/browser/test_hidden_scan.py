@@ -4,7 +4,7 @@ that showed the draw order, a card a blind player may not see, or the shuffle ke
 import pytest
 
 from games import actions
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 from tests.browser.hidden import HiddenInformationScan, card_ids
 from tests.factories import start_game
 

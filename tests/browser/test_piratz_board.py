@@ -5,8 +5,8 @@ page is checked as conftest.Visitor says (console, CSP, axe, hidden information)
 
 import pytest
 
+from games.kinds.piratz import rules as piratz
 from games.models import Game
-from games.rules import piratz
 from tests.browser import flows
 from tests.browser.conftest import PHONE, SCREENSHOTS, Visitor
 from tests.browser.hidden import HiddenInformationScan

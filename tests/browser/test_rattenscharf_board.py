@@ -7,8 +7,8 @@ beside the board. English and German; every page is checked as conftest.Visitor 
 import pytest
 
 from games import actions
+from games.kinds.rattenscharf import rules as rs
 from games.models import Game
-from games.rules import rattenscharf as rs
 from tests.browser import flows
 from tests.browser.conftest import PHONE, SCREENSHOTS, Visitor
 from tests.browser.hidden import PileOrderScan

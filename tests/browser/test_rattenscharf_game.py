@@ -9,8 +9,8 @@ import re
 import pytest
 
 from games import actions
+from games.kinds.rattenscharf import rules as rs
 from games.models import Game, GameStatus
-from games.rules import rattenscharf as rs
 from tests.browser import flows
 from tests.browser.conftest import PHONE, Visitor
 from tests.browser.hidden import PileOrderScan

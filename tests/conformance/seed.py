@@ -30,9 +30,10 @@ def seed() -> dict:
     """Create the users and games; return the caller's key and the game ids by state."""
     from accounts.models import ApiToken
     from games import actions
+    from games.kinds.piratz import rules as piratz
+    from games.kinds.piratz.rules.bots import random_action
+    from games.kinds.rattenscharf import rules as rattenscharf
     from games.models import Game, GameStatus
-    from games.rules import piratz, rattenscharf
-    from games.rules.piratz.bots import random_action
     from tests.factories import make_user
     from webhooks.actions import do_add_webhook
 

@@ -10,8 +10,8 @@ is a replay, docs/api.md "Games, moves and versions"); different ones get 409 (`
 from collections import Counter
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game
-from games.rules import piratz
 from tests.concurrency import at_once
 from tests.faults.stack import Api
 

@@ -7,8 +7,8 @@ import time_machine
 from django.utils import timezone
 
 from games import actions, sweeps, tasks
+from games.kinds.piratz import rules as piratz
 from games.models import Actor, EndReason, Game, GameStatus, Move
-from games.rules import piratz
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ import pytest
 import time_machine
 from django.urls import reverse
 
+from audit.models import AuditAction, AuditEntry
 from core.errors import ServiceError
 from games import actions, bots, sweeps, tasks
 from games.models import Actor, EndReason, Game, GameStatus, Move, Seat, SeatChange
-from moderation.models import AuditAction, AuditEntry
 from notifications.models import OutboundEmail
 from tests.factories import client_for
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from games import actions, events, sweeps
+from games.kinds.piratz import rules as piratz
 from games.models import GameStatus
-from games.rules import piratz
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db

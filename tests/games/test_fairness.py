@@ -17,9 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import actions, fairness
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules.bots import random_action
 from games.models import Game, GameStatus, Move
-from games.rules import piratz
-from games.rules.piratz.bots import random_action
 from notifications.models import OutboundEmail
 from tests.api.secrets_scan import assert_no_secrets
 from tests.db_scan import every_stored_value
@@ -161,8 +161,8 @@ def test_the_scripts_copy_of_the_derivation_is_the_engines():
         import verify_game as tool
     finally:
         sys.path.remove(str(TOOL.parent))
-    from games.rules.piratz.deck import CUBE_VALUES, DECK, TREASURES
-    from games.rules.piratz.shuffle import COMMITMENT_PREFIX, KEY_PREFIX
+    from games.kinds.piratz.rules.deck import CUBE_VALUES, DECK, TREASURES
+    from games.kinds.piratz.rules.shuffle import COMMITMENT_PREFIX, KEY_PREFIX
 
     assert tool.TREASURES == TREASURES and tool.CUBE_VALUES == CUBE_VALUES
     assert DECK.ids == tool.CARD_IDS

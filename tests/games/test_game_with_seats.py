@@ -107,7 +107,7 @@ def test_vacations_between_finds_those_overlapping_the_window(bert):
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
 def test_postgresql_plans_a_hot_query_once_per_connection(two_games):
-    """psycopg prepares a statement on its 5th run (piratz_site.env): from then on
+    """psycopg prepares a statement on its 5th run (core.env): from then on
     PostgreSQL runs the plan it made, instead of parsing and planning the query again."""
     game_id = two_games[0].id
     for _ in range(6):

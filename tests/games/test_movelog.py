@@ -3,9 +3,9 @@
 import pytest
 
 from games import actions
+from games.kinds.piratz import rules as piratz
 from games.models import Game
 from games.movelog import public_log
-from games.rules import piratz
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 
 from games.describe.common import Names
-from games.piratz.words import describe_table
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.words import describe_table
 
 EXPECTED = {
     "en": {

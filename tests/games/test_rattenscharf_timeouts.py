@@ -10,11 +10,11 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
+from audit.models import AuditAction, AuditEntry
 from games import actions, sweeps
+from games.kinds.rattenscharf import rules as rattenscharf
+from games.kinds.rattenscharf.rules.strips import STRIP_IDS
 from games.models import Actor, EndReason, Game, GameStatus, Move
-from games.rules import rattenscharf
-from games.rules.rattenscharf.strips import STRIP_IDS
-from moderation.models import AuditAction, AuditEntry
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 
 import notifications.tasks
 from games import actions, bots
+from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus
-from games.rules import piratz
 from notifications.models import OutboundEmail
 from tests.factories import reveal_or_timeout, start_game
 

@@ -1,4 +1,5 @@
-"""``manage.py simulate`` and games.simulation: random self-play and its statistics."""
+"""``manage.py simulate`` and each game's self-play (``<game>/simulation.py``): random
+self-play and its statistics."""
 
 import json
 from io import StringIO
@@ -7,8 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import simulation
-from games.rules import piratz
-from games.simulation import GameRecord, SimulationStats, play_random_game, simulate
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.simulation import GameRecord, SimulationStats, play_random_game, simulate
+from games.kinds.rattenscharf.simulation import play_rattenscharf_game
 
 TIMING_KEYS = {"elapsed_seconds", "games_per_second"}
 
@@ -259,9 +261,7 @@ def test_rattenscharf_statistics_match_the_games_played_one_by_one():
     summary = run_json(
         "--game", "rattenscharf", "--games", "3", "--seed", "40", "--policy", "timeout"
     )
-    records = [
-        simulation.play_rattenscharf_game(("timeout", "timeout"), seed=40 + i) for i in range(3)
-    ]
+    records = [play_rattenscharf_game(("timeout", "timeout"), seed=40 + i) for i in range(3)]
     assert summary["policies"] == ["timeout", "timeout"]  # one policy plays both seats
     complete = [r for r in records if r.reason == "complete"]
     assert summary["complete"]["games"] == len(complete)

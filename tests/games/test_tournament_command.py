@@ -8,9 +8,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import actions
+from games.kinds.piratz import rules as piratz
+from games.kinds.rattenscharf import rules as rattenscharf
 from games.models import Game
 from games.movelog import public_log
-from games.rules import piratz, rattenscharf
 from games.simulation import (
     BotGameRecord,
     TournamentStats,

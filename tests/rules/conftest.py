@@ -1,13 +1,13 @@
 """Fixtures for the rules tests: staging exact Piratz situations without a database.
 
 Scenario tests name cards of the packaged deck by id (rats 1-10, skulls 7 17 26 29 40 47;
-e.g. 20 shows 2 rings, 32 rings+coins); see games/rules/piratz/deck.json.
+e.g. 20 shows 2 rings, 32 rings+coins); see games/kinds/piratz/rules/deck.json.
 """
 
 import pytest
 
-from games.rules import piratz
-from games.rules.piratz.deck import DECK
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules.deck import DECK
 
 
 def _stage(

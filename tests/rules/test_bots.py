@@ -1,4 +1,4 @@
-"""Bots (games.rules.piratz.bots): legal moves only, no hidden information, reproducible."""
+"""Bots (games.kinds.piratz.rules.bots): legal moves only, no hidden information, reproducible."""
 
 import json
 import random
@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import piratz
-from games.rules.piratz import bots
-from games.rules.piratz.deck import DECK
-from games.rules.piratz.state import State
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules import bots
+from games.kinds.piratz.rules.deck import DECK
+from games.kinds.piratz.rules.state import State
 from games.simulation import play_bot_game, seat_memory
 from tests.rules.bot_checks import checked_choice
 from tests.rules.test_view import VIEW_KEYS as ENTRY_POINT_VIEW_KEYS

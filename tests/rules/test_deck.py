@@ -6,11 +6,11 @@ from importlib import resources
 
 import pytest
 
-from games.rules.piratz import deck
+from games.kinds.piratz.rules import deck
 
 
 def raw_deck():
-    text = resources.files("games.rules.piratz").joinpath("deck.json").read_text("utf-8")
+    text = resources.files("games.kinds.piratz.rules").joinpath("deck.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -2,7 +2,7 @@
 
 import json
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 
 def _sorted_keys(value):

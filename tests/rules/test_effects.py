@@ -1,6 +1,6 @@
 """move_effects: what one applied move did, as the service logs it."""
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 from .builders import END_TURN, REVEAL
 

@@ -3,7 +3,7 @@
 Seats: Anna 0, Willi 1, Dirk 2.
 """
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 from .builders import CUBES_3P, END_TURN, REVEAL, alarm, pass_
 

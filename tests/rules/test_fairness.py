@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from games.rules import piratz
-from games.rules.piratz.bots import random_action
-from games.rules.piratz.shuffle import derive_key
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules.bots import random_action
+from games.kinds.piratz.rules.shuffle import derive_key
 
 SEED = bytes(range(32))
 

@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 from .builders import REVEAL, alarm, pass_
 

@@ -5,9 +5,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import piratz
-from games.rules.piratz.deck import DECK
-from games.simulation import choose_action
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules.bots import random_action as choose_action
+from games.kinds.piratz.rules.deck import DECK
 
 MAX_MOVES = 2000  # a game with frequent reveals ends far sooner (about 120 moves)
 

@@ -1,4 +1,6 @@
-"""games/rules is pure Python: no Django, services, clock, network or global RNG (STYLE 1)."""
+"""The engines (games/kinds/<kind>/rules/ and what they share, games/engine_protocol.py and
+games/engine_common.py) are pure Python: no Django, services, clock, network or global
+RNG (STYLE 1)."""
 
 import ast
 import os
@@ -8,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "games" / "rules"
+ROOT = Path(__file__).resolve().parents[2]
+GAMES_DIR = ROOT / "games"
 FORBIDDEN_MODULES = {
     "django",
     "celery",
@@ -44,7 +47,7 @@ def _imported_modules(node):
         return [alias.name for alias in node.names]
     if isinstance(node, ast.ImportFrom) and node.level == 0:
         return [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-    return []  # not an import, or a relative one (inside games.rules by construction)
+    return []  # not an import, or a relative one (inside an engine by construction)
 
 
 def impurities(source, filename="<source>"):
@@ -76,7 +79,8 @@ def impurities(source, filename="<source>"):
 
 
 def rules_files():
-    return sorted(RULES_DIR.rglob("*.py"))
+    shared = [GAMES_DIR / "engine_protocol.py", GAMES_DIR / "engine_common.py"]
+    return sorted([*shared, *GAMES_DIR.glob("kinds/*/rules/**/*.py")])
 
 
 def test_the_rules_package_has_python_files():
@@ -84,7 +88,7 @@ def test_the_rules_package_has_python_files():
     assert {"__init__.py", "engine.py", "view.py"} <= names
 
 
-@pytest.mark.parametrize("path", rules_files(), ids=lambda path: str(path.relative_to(RULES_DIR)))
+@pytest.mark.parametrize("path", rules_files(), ids=lambda path: str(path.relative_to(GAMES_DIR)))
 def test_rules_module_is_pure(path):
     assert impurities(path.read_text("utf-8"), str(path)) == []
 
@@ -117,7 +121,7 @@ def test_the_purity_check_catches_impure_code(source):
         "from random import Random",
         "import hashlib, hmac, secrets",
         "from .engine import apply",
-        "from games.rules import piratz",
+        "from games.kinds.piratz import rules",
         "timer = 3\ntimer.real",
     ],
 )
@@ -128,23 +132,22 @@ def test_the_purity_check_allows_pure_code(source):
 def test_importing_the_engine_needs_no_django_settings_and_loads_no_django():
     script = (
         "import sys\n"
-        "from games.rules import piratz, get_rules\n"
+        "from games.kinds.piratz import rules as piratz\n"
         "state = piratz.new_game(3, seed=1)\n"
         "state = piratz.apply(state, 0, {'action': 'reveal'})\n"
         "piratz.view(state, 0)\n"
-        "get_rules('piratz')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('django', 'celery', 'redis', 'psycopg', 'requests'))\n"
         "print(','.join(bad))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env["PYTHONPATH"] = str(RULES_DIR.parents[1])
+    env["PYTHONPATH"] = str(ROOT)
     completed = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         env=env,
-        cwd=RULES_DIR.parents[1],
+        cwd=ROOT,
         check=False,
         timeout=60,
     )

@@ -1,6 +1,6 @@
 """Rounds and the end of the game, rules P17-P18."""
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 from .builders import REVEAL, pass_
 

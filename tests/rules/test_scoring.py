@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 from .builders import CUBES_3P
 

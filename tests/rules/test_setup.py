@@ -5,9 +5,9 @@ from collections import Counter
 
 import pytest
 
-from games.rules import piratz
-from games.rules.piratz import shuffle
-from games.rules.piratz.deck import CUBE_VALUES, DECK
+from games.kinds.piratz import rules as piratz
+from games.kinds.piratz.rules import shuffle
+from games.kinds.piratz.rules.deck import CUBE_VALUES, DECK
 
 
 def test_p1_treasure_order_is_the_score_card_order():

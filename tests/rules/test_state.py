@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 
 def test_load_of_dump_equals_the_state_and_dump_is_json(stage):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 from .builders import pass_
 
@@ -43,7 +43,7 @@ def test_p24_alarm_keeps_the_rat_with_more_items_and_buries_as_usual(stage):
 
 def test_p24_alarm_prefers_a_rat_showing_more_items(stage, monkeypatch):
     # The packaged deck's rats all show one item; P24 still prefers the richer one.
-    from games.rules.piratz import timeout
+    from games.kinds.piratz.rules import timeout
 
     total = list(timeout._TOTAL)
     total[8] = 2

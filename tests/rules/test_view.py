@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from games.rules import piratz
+from games.kinds.piratz import rules as piratz
 
 VIEW_KEYS = [
     "game",

@@ -1,4 +1,4 @@
-"""Tic-tac-toe with the engine protocol of ``games/rules/__init__.py``: a toy third game.
+"""Tic-tac-toe with the engine protocol of ``games/engine_protocol.py``: a toy third game.
 
 Pure Python. Cells are numbered 1-9, left to right and top to bottom; seat 0 plays X.
 """

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.catalogue import all_specs, spec_for
-from games.simulation import RATTENSCHARF_POLICIES, SimulationError
+from games.simulation import SimulationError
 
 
 def simulated_games() -> list[str]:
@@ -74,7 +74,8 @@ class Command(BaseCommand):
             metavar="POLICY",
             help=(
                 "Rattenscharf only: how the seats choose, one policy for both seats or one "
-                f"per seat ({', '.join(RATTENSCHARF_POLICIES)}; default strong). random: a "
+                # Rattenscharf's policies (games.kinds.rattenscharf.simulation checks them).
+                "per seat (random, timeout, careful, strong; default strong). random: a "
                 "uniformly random legal action; timeout: the stand-in of rules R35; careful "
                 "and strong: the bots (strong costs about 1 s per game)."
             ),

@@ -13,12 +13,13 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.catalogue import all_specs, rules_for
+from games.engine_protocol import BotRulesModule
 from games.management.commands.simulate import _ProgressStream
-from games.rules import BotRulesModule, get_rules
 from games.simulation import (
     SimulationError,
     TournamentStats,
     check_tournament,
+    engine_of,
     tournament_game,
 )
 
@@ -47,14 +48,16 @@ def bot_games() -> list[str]:
     return [spec.kind for spec in all_specs() if getattr(spec.rules, "BOT_LEVELS", ())]
 
 
-def play_games(levels, players, seed, blind, numbers, game="piratz"):
+def play_games(levels, players, seed, blind, numbers, game):
     """Play the tournament's games ``numbers``; return their records and each level's
     decision times in seconds. Module level, so that worker processes can run it."""
     timings: dict[str, list[float]] = {level: [] for level in levels}
     clock = time.perf_counter
-    # The pure engine registry: worker processes need no Django settings for it.
+    # ``game`` is the engine's module path (``engine:<path>``, see ``engine_of``): worker
+    # processes run no Django set-up, so they import the pure engine, not the catalogue.
     # bot_games() lists only games that offer bots.
-    choose_bot_action = cast(BotRulesModule, get_rules(game)).choose_bot_action
+    rules = engine_of(game)
+    choose_bot_action = cast(BotRulesModule, rules).choose_bot_action
 
     def timed_choice(view, level, rng, memory):
         started = clock()
@@ -64,7 +67,7 @@ def play_games(levels, players, seed, blind, numbers, game="piratz"):
 
     records = [
         tournament_game(
-            levels, players, number, seed=seed, blind=blind, choose=timed_choice, game=game
+            levels, players, number, seed=seed, blind=blind, choose=timed_choice, game=rules
         )
         for number in numbers
     ]
@@ -86,9 +89,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "--game",
-            default="piratz",
+            default=bot_games()[0],
             choices=bot_games(),
-            help="Which game the bots play (default piratz).",
+            help=f"Which game the bots play (default {bot_games()[0]}).",
         )
         levels = {game: ", ".join(levels_of(rules_for(game))) for game in bot_games()}
         parser.add_argument(
@@ -176,6 +179,8 @@ class Command(BaseCommand):
         if not seed_given:
             seed = secrets.randbits(32)
         blind = options["blind"]
+        # What a worker process (no Django) imports to play: the engine, by its module path.
+        engine = f"engine:{rules.__name__}"
 
         chunks = [range(start, min(start + CHUNK, games)) for start in range(0, games, CHUNK)]
         progress = tqdm(
@@ -191,7 +196,7 @@ class Command(BaseCommand):
             results: Iterable
             if jobs == 1:
                 results = (
-                    play_games(levels, players, seed, blind, chunk, game) for chunk in chunks
+                    play_games(levels, players, seed, blind, chunk, engine) for chunk in chunks
                 )
                 self._collect(results, stats, timings, progress)
             else:
@@ -200,7 +205,7 @@ class Command(BaseCommand):
                 spawn = multiprocessing.get_context("spawn")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
                     # map yields in order, so the records are added as one process would.
-                    play = partial(play_games, levels, players, seed, blind, game=game)
+                    play = partial(play_games, levels, players, seed, blind, game=engine)
                     results = pool.map(play, chunks)
                     self._collect(results, stats, timings, progress)
         except SimulationError as error:

@@ -1,6 +1,6 @@
 """Helpers for the Rattenscharf tests: spec orders, short actions and the spec's diagrams."""
 
-from games.rules import rattenscharf as rs
+from games.kinds.rattenscharf import rules as rs
 
 ALL = tuple(range(1, 43))
 ABBREVIATIONS = {

@@ -1,4 +1,5 @@
-"""Rattenscharf bots (games.rules.rattenscharf.bots): legal, reproducible, careful with rats."""
+"""Rattenscharf bots (games.kinds.rattenscharf.rules.bots): legal, reproducible, careful
+with rats."""
 
 import random
 
@@ -6,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf import bots
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules import bots
 from games.simulation import play_bot_game, tournament
 from tests.rules.bot_checks import checked_choice
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf import strips as strip_data
-from games.rules.rattenscharf.board import window
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules import strips as strip_data
+from games.kinds.rattenscharf.rules.board import window
 
 from .helpers import GAME_A, act, game, play
 

@@ -1,7 +1,7 @@
 """The five worked examples of docs/rules/rattenscharf.md, exactly (diagrams, codes, scores)."""
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.board import final_scoring
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules.board import final_scoring
 
 from .helpers import GAME_A, GAME_R, GAME_S, act, assert_diagram, error_code, game, play
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.board import place
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules.board import place
 
 from .helpers import GAME_A, GAME_R, act, error_code, game, order, play
 

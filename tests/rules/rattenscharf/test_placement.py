@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules import rattenscharf as rs
+from games.kinds.rattenscharf import rules as rs
 
 from .helpers import GAME_A, GAME_S, act, error_code, game, naive_legal_windows, play
 
@@ -59,7 +59,7 @@ def test_r15_a_legal_placement_always_exists_and_legal_actions_match_brute_force
 def test_r15_too_many_strips_are_rejected(tmp_path):
     import json
 
-    from games.rules.rattenscharf import strips as strip_data
+    from games.kinds.rattenscharf.rules import strips as strip_data
 
     data = json.loads(strip_data.Path(strip_data.__file__).with_name("strips.json").read_text())
     data["strips"] = [{"id": i, "fields": ["empty"] * 3} for i in range(1, 102)]

@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.state import START_PLACEMENT
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules.state import START_PLACEMENT
 
 from .helpers import naive_legal_windows
 

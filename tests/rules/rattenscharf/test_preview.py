@@ -2,9 +2,9 @@
 
 import random
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.preview import preview, previews
-from games.rules.rattenscharf.state import board_of
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules.preview import preview, previews
+from games.kinds.rattenscharf.rules.state import board_of
 
 from .helpers import GAME_A, GAME_R, act, game, play
 

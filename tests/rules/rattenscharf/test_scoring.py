@@ -4,8 +4,8 @@ import functools
 
 import pytest
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.board import final_scoring, place
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules.board import final_scoring, place
 
 from .helpers import GAME_A, GAME_R, GAME_S, act, game, play
 

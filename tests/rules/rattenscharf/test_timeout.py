@@ -2,8 +2,8 @@
 service's job, like Piratz P25: the engine only supplies timeout_action, so it has no
 engine test here."""
 
-from games.rules import rattenscharf as rs
-from games.rules.rattenscharf.board import is_stuck
+from games.kinds.rattenscharf import rules as rs
+from games.kinds.rattenscharf.rules.board import is_stuck
 
 from .helpers import GAME_A, GAME_R, act, game, play
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules import rattenscharf as rs
+from games.kinds.rattenscharf import rules as rs
 
 from .helpers import GAME_A, act, game, play
 
