@@ -29,7 +29,10 @@ run: $(INSTALLED)  ## Run web server + worker + beat on the embedded defaults (S
 	DEBUG=$${DEBUG:-true} $(PY) manage.py createcachetable
 	DEBUG=$${DEBUG:-true} VENV=$(VENV) bin/run-local $(ADDR)
 
-test: $(INSTALLED)  ## Run the whole test suite (set DATABASE_URL=postgres://... for PostgreSQL).
+# `make test` runs on every core (pytest-xdist; progress is a line of dots per 72 tests);
+# PYTEST_ARGS replaces that, e.g. PYTEST_ARGS="-x tests/api" for one folder in one process.
+PYTEST_ARGS ?= -n auto
+test: $(INSTALLED)  ## Run the whole test suite on every core (DATABASE_URL=postgres://... for PostgreSQL; PYTEST_ARGS=... to choose).
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The whole API conformance run: schemathesis with every phase and many more examples than

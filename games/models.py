@@ -71,9 +71,9 @@ class Game(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # No default: generic code never names a game; whoever makes a game says which.
     game = models.CharField(
         max_length=30,
-        default="piratz",
         verbose_name="kind of game",
         help_text="Which game is played, by its catalogue name (piratz, rattenscharf).",
     )

@@ -140,7 +140,7 @@ class TestOnPostgres:
         # deadline index finds the due ones without reading the rest.
         later, host = timezone.now() + timedelta(days=30), make_user("host@example.com")
         Game.objects.bulk_create(
-            Game(status=GameStatus.ACTIVE, deadline=later, current_seat=0, host=host)
+            Game(game="piratz", status=GameStatus.ACTIVE, deadline=later, current_seat=0, host=host)
             for _ in range(500)
         )
         with connection.cursor() as cursor:
