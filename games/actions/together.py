@@ -493,9 +493,9 @@ def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None)
         if row.user_id == user.id:
             raise ServiceError("invalid", _("That is your own seat: play it, or resign."))
         if row.bot:
-            raise ServiceError("invalid", _("A bot plays that seat already."))
+            raise ServiceError("conflict", _("A bot plays that seat already."))
         if row.resigned:
-            raise ServiceError("invalid", _("That player has resigned."))
+            raise ServiceError("conflict", _("That player has resigned."))
         bots.hand_to_bot(
             game, row, why=WHY_HOST, now=timezone.now(), actor=Actor.PLAYER, actor_user=user
         )

@@ -216,6 +216,18 @@ def test_the_host_hands_an_absent_players_seat_to_a_bot(game, anna, bert, carla)
     assert "Take my seat back" in page(bert, game)  # the player takes it back as always
 
 
+def test_handing_a_seat_a_bot_plays_already_is_a_state_refusal(game, anna, carla):
+    """The seat's state decides it (docs/api.md, "400 or 409"): a conflict, not bad input."""
+    from core.errors import ServiceError
+    from games.actions.together import do_host_stand_in
+
+    do_host_stand_in(game.id, anna, 2, 0)
+    with pytest.raises(ServiceError) as refused:
+        do_host_stand_in(game.id, anna, 2, 0)
+    assert refused.value.code == "conflict"
+    assert str(refused.value.detail) == "A bot plays that seat already."
+
+
 def test_only_the_host_hands_seats_to_bots(game, bert):
     response = post(bert, "games:hand-to-bot", game, {"seat": "2", "version": "0"})
     assert told(response) == ["Only the game's host may do that."]
