@@ -68,7 +68,9 @@ class UserManager(BaseUserManager["User"]):
         user = self.filter(email=email).first()
         if user is not None:
             return user
-        tries = 3
+        # Each lost race for a shown name means one more winner is counted on the next try,
+        # so n newcomers of one address name at once need up to n tries; ten is plenty.
+        tries = 10
         while True:
             tries -= 1
             try:
