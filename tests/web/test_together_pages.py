@@ -217,7 +217,7 @@ def test_the_host_hands_an_absent_players_seat_to_a_bot(game, anna, bert, carla)
 
 
 def test_handing_a_seat_a_bot_plays_already_is_a_state_refusal(game, anna, carla):
-    """The seat's state decides it (docs/api.md, "400 or 409"): a conflict, not bad input."""
+    """The seat's state decides it (docs/api.md "Errors"): a conflict, not bad input."""
     from core.errors import ServiceError
     from games.actions.together import do_host_stand_in
 
