@@ -21,6 +21,7 @@ from core.api.body import validated_body
 from core.api.errors import ApiError, refused
 from core.api.fields import StrictCharField, StrictIntegerField
 from core.errors import ServiceError
+from core.outbound.transport import URL_PATTERN
 
 from . import actions
 from .models import MAX_ENDPOINT_LENGTH, PushSubscription
@@ -33,15 +34,9 @@ class PushKeysSerializer(StrictFieldsMixin, serializers.Serializer):
     auth = StrictCharField(max_length=50, help_text="The browser's 16-byte secret, base64url.")
 
 
-# What the schema can say of an acceptable endpoint (``PUSH_POSTS.check_url``, the same
-# check as a webhook's URL: webhooks.api.URL_PATTERN): https, a host and no user or
-# password, no whitespace. Every endpoint the service accepts matches it
-# (tests/push/test_endpoint_schema.py); whether the host has public addresses only is found by
-# resolving it, which no schema can say.
-ENDPOINT_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]://[^\s/?#@]+([/?#]\S*)?$"
-
-
-@extend_schema_field({"type": "string", "pattern": ENDPOINT_PATTERN})
+# The schema's pattern is the one of every outbound post's URL (``PUSH_POSTS.check_url``);
+# every endpoint the service accepts matches it (tests/push/test_endpoint_schema.py).
+@extend_schema_field({"type": "string", "pattern": URL_PATTERN})
 class _EndpointField(StrictCharField):
     pass
 

@@ -27,7 +27,7 @@ from py_vapid import Vapid
 from pywebpush import WebPusher
 
 from accounts.schedule import EmailKind
-from core.outbound.transport import LOOKUP_ALLOWANCE_SECONDS, DeliveryError
+from core.outbound.transport import DeliveryError, answer_error, longest_post_seconds
 from core.tasks import task_named
 from games.models import Game
 from notifications import delivery as machine
@@ -135,13 +135,12 @@ def encrypt(subscription: PushSubscription, data: bytes) -> bytes:
 
 def classify(status: int) -> PushError | None:
     """None for a 2xx answer, else the error: 404 and 410 mean the subscription is gone;
-    408, 425, 429 and 5xx are worth retrying; any other answer will not change."""
-    if 200 <= status < 300:
-        return None
+    the rest as for every outbound post (``answer_error``: 408, 425, 429 and 5xx are
+    worth retrying, any other answer will not change)."""
     if status in (404, 410):
         return PushError(GONE_ERROR % status, permanent=True, gone=True)
-    transient = status in (408, 425, 429) or status >= 500
-    return PushError(f"HTTP {status}", permanent=not transient)
+    error = answer_error(status)
+    return None if error is None else PushError(str(error), permanent=error.permanent)
 
 
 class PushTransport(Transport):
@@ -217,8 +216,7 @@ def send_pending_delivery(delivery_id: int) -> SendOutcome:
 
 def send_due_deliveries(limit: int | None = None) -> SweepResult:
     """Requeue stuck deliveries, then send the due ones, oldest first, ``limit`` at most."""
-    # The last post started still ends before the task's soft time limit (its name lookup
-    # is the resolver's own, on top of its total timeout).
-    longest_post = settings.PUSH_TOTAL_TIMEOUT_SECONDS + LOOKUP_ALLOWANCE_SECONDS
+    # The last post started still ends before the task's soft time limit.
+    longest_post = longest_post_seconds(settings.PUSH_TOTAL_TIMEOUT_SECONDS)
     budget = settings.CELERY_TASK_SOFT_TIME_LIMIT - longest_post
     return machine.sweep(PUSH, limit=limit, chunk=1, budget_seconds=max(1, budget))

@@ -11,6 +11,7 @@ from core.api.body import validated_body
 from core.api.errors import STATUS_OF_CODE, ApiError
 from core.api.fields import ErrorSerializer, StrictCharField, StrictSerializer
 from core.errors import ServiceError
+from core.outbound.transport import URL_PATTERN
 
 from . import actions
 from .models import Webhook, WebhookKind
@@ -49,13 +50,8 @@ def _refused(error: ServiceError) -> ApiError:
     return ApiError(STATUS_OF_CODE[error.code], error.code, error.detail)
 
 
-# What the schema can say of an acceptable URL (WEBHOOK_POSTS.check_url): https, a host and
-# no user or password (no "@" before the path), no whitespace. Every URL the service
-# accepts matches it (tests/webhooks/test_api.py); whether the host has public addresses
-# only is found by resolving it, which no schema can say.
-URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]://[^\s/?#@]+([/?#]\S*)?$"
-
-
+# The schema's pattern is the one of every outbound post's URL (``WEBHOOK_POSTS.check_url``);
+# every URL the service accepts matches it (tests/webhooks/test_api.py).
 @extend_schema_field({"type": "string", "pattern": URL_PATTERN})
 class _UrlField(StrictCharField):
     pass

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from core.outbound.transport import LOOKUP_ALLOWANCE_SECONDS, DeliveryError
+from core.outbound.transport import DeliveryError, answer_error, longest_post_seconds
 from core.tasks import task_named
 from games.models import Game, Move
 from notifications import delivery as machine
@@ -141,15 +141,6 @@ def request_for(delivery: WebhookDelivery, now: int) -> tuple[bytes, dict[str, s
     return body, headers
 
 
-def classify(status: int) -> DeliveryError | None:
-    """None for a 2xx answer, else the error: 408, 429 and 5xx are worth retrying; any
-    other answer (4xx, and 3xx: redirects are not followed) will not change."""
-    if 200 <= status < 300:
-        return None
-    transient = status in (408, 425, 429) or status >= 500
-    return DeliveryError(f"HTTP {status}", permanent=not transient)
-
-
 def send_pending_delivery(delivery_id: int) -> SendOutcome:
     """Post the delivery if it is pending and due, and record the outcome.
 
@@ -188,7 +179,7 @@ class WebhookTransport(Transport):
             timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
             total_timeout=settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS,
         )
-        error = classify(status)
+        error = answer_error(status)
         if error is not None:
             raise error
 
@@ -268,9 +259,9 @@ def requeue_stuck_deliveries(now: datetime) -> int:
 def sweep_budget_seconds() -> float:
     """How long a sweep may go on starting posts: its last post still ends before the
     task's soft time limit (``CELERY_TASK_SOFT_TIME_LIMIT``)."""
-    # A post's name lookup is the resolver's own, on top of its total timeout.
-    longest_post = settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS + LOOKUP_ALLOWANCE_SECONDS
-    return settings.CELERY_TASK_SOFT_TIME_LIMIT - longest_post
+    return settings.CELERY_TASK_SOFT_TIME_LIMIT - longest_post_seconds(
+        settings.WEBHOOK_TOTAL_TIMEOUT_SECONDS
+    )
 
 
 def send_due_deliveries(

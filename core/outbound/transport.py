@@ -55,6 +55,27 @@ class UnsafeUrl(DeliveryError):
         super().__init__(message, permanent=True)
 
 
+# What an API schema can say of a URL ``OutboundPosts.check_url`` accepts: https, a host and
+# no user or password (no "@" before the path), no whitespace. Whether the host has public
+# addresses only is found by resolving it, which no schema can say.
+URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]://[^\s/?#@]+([/?#]\S*)?$"
+
+
+def answer_error(status: int) -> DeliveryError | None:
+    """None for a 2xx answer, else the error: 408, 425, 429 and 5xx are worth retrying;
+    any other answer (4xx, and 3xx: redirects are not followed) will not change."""
+    if 200 <= status < 300:
+        return None
+    transient = status in (408, 425, 429) or status >= 500
+    return DeliveryError(f"HTTP {status}", permanent=not transient)
+
+
+def longest_post_seconds(total_timeout: float) -> float:
+    """The longest a post with ``total_timeout`` can take, its name lookup included: what a
+    sweep of posts keeps free before its task's soft time limit."""
+    return total_timeout + LOOKUP_ALLOWANCE_SECONDS
+
+
 def masked_url(url: str) -> str:
     """``scheme://host[:port]/…``: what may be shown of a URL whose path may be a token
     (a chat webhook's) or name a device (a push endpoint)."""

@@ -5,8 +5,7 @@ import re
 
 import pytest
 
-from core.outbound.transport import UnsafeUrl
-from push.api import ENDPOINT_PATTERN
+from core.outbound.transport import URL_PATTERN, UnsafeUrl
 from push.endpoints import PUSH_POSTS
 from tests.factories import client_for, make_user
 
@@ -36,20 +35,20 @@ URL = "/api/me/push-subscriptions/"
 def test_the_documented_pattern_admits_exactly_the_endpoints_of_an_acceptable_form(
     endpoint, settings
 ):
-    """``ENDPOINT_PATTERN`` (the schema's) is what a schema can say of ``check_url``."""
+    """``URL_PATTERN`` (the schema's) is what a schema can say of ``check_url``."""
     settings.PUSH_ALLOW_INSECURE_LOCALHOST = False
     try:
         PUSH_POSTS.check_url(endpoint)
         acceptable = True
     except UnsafeUrl:
         acceptable = False
-    assert bool(re.search(ENDPOINT_PATTERN, endpoint)) == acceptable
+    assert bool(re.search(URL_PATTERN, endpoint)) == acceptable
 
 
 def test_the_schema_states_the_endpoint_pattern(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     request = schema["components"]["schemas"]["PushSubscriptionCreateRequest"]["properties"]
-    assert request["endpoint"]["pattern"] == ENDPOINT_PATTERN
+    assert request["endpoint"]["pattern"] == URL_PATTERN
     assert request["expirationTime"]["type"] == "integer"
 
 

@@ -179,8 +179,7 @@ def test_the_documented_url_pattern_admits_every_url_of_an_acceptable_form(url, 
     (not https, a user or password, no host, whitespace)."""
     import re
 
-    from core.outbound.transport import UnsafeUrl
-    from webhooks.api import URL_PATTERN
+    from core.outbound.transport import URL_PATTERN, UnsafeUrl
     from webhooks.models import WEBHOOK_POSTS
 
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = False
