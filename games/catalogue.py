@@ -75,6 +75,12 @@ class GameSpec:
     # ``manage.py simulate --game <kind>``: ``(command, games, options)`` prints the run.
     # Fallback: the game is not offered to ``simulate``.
     simulate: Callable | None = None
+    # The game's own options of ``simulate``: ``(group) -> None`` adds them with
+    # ``group.add_argument`` (argparse's) to a group of ``--help`` titled with the game's
+    # name (and may set ``group.description``: what its run prints); the command refuses
+    # them with another ``--game``. Their names must not clash with the command's or
+    # another game's. Fallback: the game has only the common options.
+    add_simulation_arguments: Callable | None = None
     # The rules page for players (``/rules/<kind>/``, ``games.views.rules``): language code
     # -> template of the page's body, and ``() -> dict``, the context its drawings need
     # (real cards, strips, a board), built in the reader's language. Fallbacks: without

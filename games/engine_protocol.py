@@ -18,7 +18,9 @@ enforce it) and exposes:
 - ``apply(state, seat, action) -> State``: the next state; never changes ``state``;
   raises ``IllegalAction`` for an illegal or malformed action.
 - ``view(state, seat | None) -> dict``: JSON-ready, what that seat (None: a spectator)
-  may see; fresh objects every call.
+  may see; fresh objects every call. Once the game is finished its ``result`` holds at
+  least ``winners`` (the winning seats) and ``players`` (one ``{"seat", "score"}`` per
+  seat): the service stores it, and leagues and ratings rank the seats by it.
 - ``timeout_action(state, standing_order=()) -> dict``: the action played when the
   current player's deadline passes; ``standing_order`` is the player's optional ordered
   list of choices (for Piratz, treasure type names from ``TREASURES``) that the rules

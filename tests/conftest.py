@@ -12,7 +12,13 @@ import pytest
 
 from accounts.models import User
 from games.models import Game
-from tests.factories import make_user, sign_in_verified, start_game
+from tests.factories import (
+    TOY_PACKAGE,
+    make_user,
+    sign_in_verified,
+    start_game,
+    start_toy_game,
+)
 
 # The fixtures that give a test the database (pytest-django's, and the live server's), and
 # the fault suite's ``postgres_run``, which keeps its test to the PostgreSQL pass.
@@ -164,3 +170,23 @@ def players(anna, bert, carla, dirk) -> list[User]:
 def game(anna, bert, carla) -> Game:
     """An active 3-player game, seed 7: Anna (seat 0) is to move."""
     return start_game([anna, bert, carla])
+
+
+# --- The toy game: the platform's fixture game ---------------------------------------------
+
+
+@pytest.fixture
+def toy_games(settings):
+    """The toy tic-tac-toe (tests/toygame) is one of ``GAME_PACKAGES`` for this test: added
+    as any game is, by the setting alone. pytest-django restores the setting afterwards,
+    and the catalogue (listening to ``setting_changed``) forgets the toy with it."""
+    settings.GAME_PACKAGES = [*settings.GAME_PACKAGES, TOY_PACKAGE]
+
+
+@pytest.fixture
+def toy_game(toy_games, anna, bert) -> Game:
+    """An active tic-tac-toe game: Anna (seat 0, X) is to move, Bert holds seat 1.
+
+    For tests of what the platform does with any game (versions, deadlines, the outbox,
+    access, webhooks...): moves by ``tests.factories.toy_move`` / ``play_toy_moves``."""
+    return start_toy_game([anna, bert])

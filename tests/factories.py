@@ -60,6 +60,39 @@ def start_game(seated: list[User], *, seed: int | None = 7, blind: bool = False,
     return game
 
 
+# The toy third game (tic-tac-toe, ``tests/toygame``): the platform's fixture game, far
+# cheaper to deal and play than a real one. The ``toy_games`` fixture (tests/conftest.py)
+# puts it in ``GAME_PACKAGES`` for one test.
+TOY_PACKAGE = "tests.toygame"
+TOY_KIND = "tictactoe"
+
+
+def start_toy_game(seated: list[User], **options) -> Game:
+    """An active tic-tac-toe game of ``seated`` (two players; the ``toy_games`` fixture must
+    be on): ``seated[0]`` plays X and is to move, version 0. ``options`` as ``start_game``."""
+    return start_game(seated, seed=None, game=TOY_KIND, **options)
+
+
+def toy_move(game: Game, cell: int | None = None) -> dict:
+    """A legal action for the seat to move in a tic-tac-toe game: ``cell`` (1-9), or the
+    first free one."""
+    legal = game.rules.legal_actions(game.load_state(), game.current_seat)
+    if cell is None:
+        return legal[0]
+    action = {"action": "mark", "cell": cell}
+    assert action in legal, f"cell {cell} is not free for seat {game.current_seat}"
+    return action
+
+
+def play_toy_moves(game: Game, users: list[User], cells: list[int]) -> Game:
+    """Mark ``cells`` in turn through the actions (the seat to move marks each). Returns the
+    game as it then stands."""
+    for cell in cells:
+        actions.do_play_move(game.id, users[game.current_seat], game.version, toy_move(game, cell))
+        game = Game.objects.get(id=game.id)
+    return game
+
+
 def reveal_or_timeout(game: Game) -> dict:
     """The move a test plays for the seat to move: reveal where the rules allow it, else
     the automatic move's choice (rules P24), any game; so a game played with it ends."""

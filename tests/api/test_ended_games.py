@@ -3,9 +3,8 @@
 import pytest
 
 from games import actions
-from games.kinds.piratz import rules as piratz
 from games.models import EndReason, Game, GameStatus
-from tests.factories import client_for, start_game
+from tests.factories import client_for, start_game, toy_move
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +25,7 @@ def assert_shows_the_table_as_it_ended(body: dict, game: Game, seat: int | None)
     assert state["current_seat"] is None and state["phase"] is None
     assert state["legal_actions"] == []
     # Everything else is the table exactly as the engine left it.
-    table = piratz.view(piratz.load(game.state), seat)
+    table = game.rules.view(game.load_state(), seat)
     assert {k: v for k, v in state.items() if k not in ENDED_KEYS} == {
         k: v for k, v in table.items() if k not in ENDED_KEYS
     }
@@ -34,7 +33,7 @@ def assert_shows_the_table_as_it_ended(body: dict, game: Game, seat: int | None)
 
 def test_a_moderator_abort_shows_the_game_ended_to_players_and_staff(anna, bert, carla, moderator):
     game = _mid_game(anna, bert, carla)
-    assert piratz.view(piratz.load(game.state), 0)["legal_actions"]  # she had moves
+    assert game.rules.view(game.load_state(), 0)["legal_actions"]  # she had moves
     actions.do_abort_game(game.id, moderator, reason="test")
 
     for seat, user in [(0, anna), (1, bert), (None, moderator)]:
@@ -69,18 +68,18 @@ def test_a_game_aborted_before_it_started_has_no_table(anna, bert, moderator):
     assert (body["status"], body["state"]) == ("aborted", None)
 
 
-def test_a_finished_game_keeps_the_engines_view(anna, bert):
-    """Only games that ended without a result are rewritten; a finished one is the engine's."""
-    game = start_game([anna, bert], seed=5)
-    state = piratz.load(game.state)
+def test_a_finished_game_keeps_the_engines_view(toy_game, anna, bert):
+    """Only games that ended without a result are rewritten; a finished one is the engine's
+    (any game's: the toy's)."""
+    game, rules = toy_game, toy_game.rules
+    state = rules.load(game.state)
     users = [anna, bert]
-    while not piratz.is_finished(state):
-        seat = piratz.current_seat(state)
-        legal = piratz.legal_actions(state, seat)
-        # Reveal once per turn and hand on: the draw pile runs out, so the game ends.
-        action = next((a for a in legal if a["action"] in ("reveal", "end_turn")), legal[0])
-        actions.do_play_move(game.id, users[seat], Game.objects.get(id=game.id).version, action)
-        state = piratz.apply(state, seat, action)
+    while not rules.is_finished(state):
+        seat = rules.current_seat(state)
+        game = Game.objects.get(id=game.id)
+        action = toy_move(game)
+        actions.do_play_move(game.id, users[seat], game.version, action)
+        state = rules.apply(state, seat, action)
     body = client_for(anna).get(f"/api/games/{game.id}/").json()
     assert body["status"] == "finished"
-    assert body["state"] == piratz.view(state, 0)
+    assert body["state"] == rules.view(state, 0)

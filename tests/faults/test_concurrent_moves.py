@@ -10,7 +10,6 @@ is a replay, docs/api.md "Games, moves and versions"); different ones get 409 (`
 from collections import Counter
 
 from games import actions
-from games.kinds.piratz import rules as piratz
 from games.models import Game
 from tests.concurrency import at_once
 from tests.faults.stack import Api
@@ -19,7 +18,9 @@ REQUESTS = 50
 
 
 def legal(game: Game, seat: int) -> list[dict]:
-    return piratz.legal_actions(piratz.load(game.state), seat)
+    # The engine through the catalogue: the served game is a real one (gunicorn runs the
+    # project's GAME_PACKAGES, without the toy), its reveals giving a turn several choices.
+    return game.rules.legal_actions(game.load_state(), seat)
 
 
 def a_game_with_choices(game_id, users, wanted: int = 3) -> Game:

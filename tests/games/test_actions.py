@@ -7,7 +7,6 @@ import time_machine
 from django.utils import timezone
 
 from games import actions, sweeps, tasks
-from games.kinds.piratz import rules as piratz
 from games.models import Actor, EndReason, Game, GameStatus, Move
 from tests.factories import start_game
 
@@ -40,16 +39,17 @@ class TestInvitationExpiry:
 
 
 class TestAutomaticMove:
-    def test_deadline_passed_plays_the_timeout_action_once(self, game):
-        state = piratz.load(game.state)
-        expected = piratz.apply(state, 0, piratz.timeout_action(state))
+    def test_deadline_passed_plays_the_timeout_action_once(self, toy_game):
+        game, rules = toy_game, toy_game.rules  # any game: the engine's own timeout_action
+        state = rules.load(game.state)
+        expected = rules.apply(state, 0, rules.timeout_action(state))
         with time_machine.travel(game.deadline + timedelta(seconds=1)):
             assert actions.do_play_timeout(game.id, expected_version=0) is not None
             assert actions.do_play_timeout(game.id, expected_version=0) is None  # new deadline
 
         game.refresh_from_db()
         assert game.version == 1
-        assert piratz.load(game.state) == expected
+        assert rules.load(game.state) == expected
         move = Move.objects.get(game=game)
         assert (move.automatic, move.actor, move.seat) == (True, Actor.SERVICE, 0)
 

@@ -11,9 +11,8 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from games import actions, events, sweeps
-from games.kinds.piratz import rules as piratz
 from games.models import GameStatus
-from tests.factories import start_game
+from tests.factories import start_game, toy_move
 
 pytestmark = pytest.mark.django_db
 
@@ -45,21 +44,16 @@ def test_accepting_the_last_seat_announces_the_start(anna, bert):
     assert seen == [("game_started", 0, GameStatus.ACTIVE, None)]
 
 
-def test_each_move_is_announced_with_its_number(anna, bert):
-    game = start_game([anna, bert])
+def test_each_move_is_announced_with_its_number(toy_game, anna, bert):
+    game = toy_game
     with heard() as seen:
-        for version in (0, 1):
-            state = piratz.load(actions_game_state(game))
-            actions.do_play_move(game.id, anna, version, piratz.legal_actions(state, 0)[0])
+        for version, user in ((0, anna), (1, bert)):
+            game.refresh_from_db()
+            actions.do_play_move(game.id, user, version, toy_move(game))
     assert seen == [
         ("move_applied", 1, GameStatus.ACTIVE, 1),
         ("move_applied", 2, GameStatus.ACTIVE, 2),
     ]
-
-
-def actions_game_state(game):
-    game.refresh_from_db()
-    return game.state
 
 
 def test_a_refused_move_announces_nothing(anna, bert):
@@ -86,20 +80,15 @@ def test_a_rolled_back_move_is_heard_only_inside_its_transaction(anna, bert):
     assert game.version == 0
 
 
-def test_the_last_move_is_announced_before_the_end(anna, bert):
-    game = start_game([anna, bert], seed=3)
+def test_the_last_move_is_announced_before_the_end(toy_game, anna, bert):
+    game = toy_game
     with heard() as seen:
         while True:
             game.refresh_from_db()
             if game.status != GameStatus.ACTIVE:
                 break
-            state = piratz.load(game.state)
-            seat = piratz.current_seat(state)
-            user = anna if seat == 0 else bert
-            legal = piratz.legal_actions(state, seat)
-            # Reveal while possible, so the deck runs out and the game ends.
-            action = next((a for a in legal if a["action"] == "reveal"), legal[0])
-            actions.do_play_move(game.id, user, game.version, action)
+            user = anna if game.current_seat == 0 else bert
+            actions.do_play_move(game.id, user, game.version, toy_move(game))
     assert seen[-1][0] == "game_ended"
     assert seen[-2] == ("move_applied", game.version, GameStatus.FINISHED, game.version)
     assert [name for name, *_ in seen].count("game_ended") == 1

@@ -284,7 +284,7 @@ def test_rattenscharf_defaults_to_strong_bots():
     ("args", "message"),
     [
         (["--players", "3"], "Rattenscharf is for 2 players"),
-        (["--blind"], "no blind option"),
+        (["--blind"], r"--blind is for Piratz \(--game piratz\), not Rattenscharf\."),
         (["--reveal-bias", "0.5"], "--reveal-bias is for Piratz"),
         (["--policy", "genius"], "unknown policy genius"),
         (["--policy", "random", "careful", "strong"], "one policy or one per seat"),
@@ -300,6 +300,20 @@ def test_piratz_has_no_policy_and_no_unknown_game_is_played():
         run("--games", "1", "--policy", "strong")
     with pytest.raises(CommandError):
         run("--game", "chess", "--games", "1")
+
+
+def test_each_games_options_are_listed_under_its_name_and_refused_for_another(capsys):
+    with pytest.raises(CommandError, match=r"--policy is for Rattenscharf \(--game rattenscharf\)"):
+        run("--game", "piratz", "--games", "1", policy=["random"])
+    with pytest.raises(CommandError, match="--reveal-bias is for Piratz"):
+        run("--game", "rattenscharf", "--games", "1", reveal_bias=0.7)  # even at its default
+    from games.management.commands.simulate import Command
+
+    help_text = Command().create_parser("manage.py", "simulate").format_help()
+    piratz_part = help_text.split("Piratz (--game piratz):")[1].split("Rattenscharf (--game")[0]
+    assert "--blind" in piratz_part and "--reveal-bias" in piratz_part
+    assert "rat alerts per game" in piratz_part  # what the game's run prints
+    assert "--policy" in help_text.split("Rattenscharf (--game rattenscharf):")[1]
 
 
 def test_every_option_has_help():

@@ -15,8 +15,8 @@ from tests.mailin.conftest import REPLY_ADDRESS, SIGNING_KEY, build_reply, lates
 
 
 @pytest.fixture
-def with_tictactoe(settings):
-    settings.GAME_PACKAGES = [*settings.GAME_PACKAGES, "tests.toygame"]
+def with_tictactoe(toy_games, settings):
+    # toy_games (tests/conftest.py) adds "tests.toygame" to GAME_PACKAGES, as any game is added.
     settings.REPLY_ADDRESS = REPLY_ADDRESS
     settings.ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
     # pytest-django restores the setting after the test, and the catalogue (which listens

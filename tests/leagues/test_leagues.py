@@ -14,7 +14,7 @@ from leagues import actions
 from leagues.models import LeagueGame, LeagueGameStatus, LeagueMember, LeagueStatus
 from leagues.standings import places, standings
 from notifications.models import OutboundEmail
-from tests.factories import make_user, play_to_the_end
+from tests.factories import TOY_KIND, make_user, play_to_the_end
 
 
 @pytest.fixture
@@ -95,8 +95,10 @@ def test_the_last_acceptance_only_schedules_and_a_task_starts_games_in_batches(
     assert actions.advance_league(league.id) == 0  # again: nothing twice
 
 
-def test_a_finished_game_starts_the_next_and_scores(four, anna, django_capture_on_commit_callbacks):
-    league = _league(anna, four, max_running=1)
+def test_a_finished_game_starts_the_next_and_scores(
+    toy_games, four, anna, django_capture_on_commit_callbacks
+):
+    league = _league(anna, four, max_running=1, game=TOY_KIND)  # any game: the toy is quick
     _accept_all(league)
     first, second = LeagueGame.objects.filter(status=LeagueGameStatus.STARTED)
     users = {p.pk: p for p in four}
@@ -113,8 +115,10 @@ def test_a_finished_game_starts_the_next_and_scores(four, anna, django_capture_o
     assert actions.advance_league(league.id) == 0
 
 
-def test_the_league_ends_when_every_game_is_over(anna, bert, django_capture_on_commit_callbacks):
-    league = _league(anna, [anna, bert], max_running=1)
+def test_the_league_ends_when_every_game_is_over(
+    toy_games, anna, bert, django_capture_on_commit_callbacks
+):
+    league = _league(anna, [anna, bert], max_running=1, game=TOY_KIND)
     _accept_all(league)
     row = LeagueGame.objects.get(league=league)
     users = {anna.pk: anna, bert.pk: bert}

@@ -19,12 +19,11 @@ import time_machine
 from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
-from games.kinds.piratz import rules as piratz
 from games.models import Game
 from notifications import outbox, tasks
 from notifications.models import OutboundEmail
 from piratz_site.celery import app
-from tests.factories import client_for, start_game
+from tests.factories import client_for, start_toy_game, toy_move
 from tests.processes import (
     SilentSmtpServer,
     SmtpSink,
@@ -41,10 +40,9 @@ Status = OutboundEmail.Status
 
 
 def a_turn_ending_move(game: Game) -> dict:
-    """A legal ``pass`` for the player to move: it hands the turn on (and emails the next)."""
-    state = piratz.load(game.state)
-    passes = [a for a in piratz.legal_actions(state, game.current_seat) if a["action"] == "pass"]
-    return {"version": game.version, **passes[0]}
+    """A legal move of the toy game for the player to move: every one hands the turn on (and
+    emails the next)."""
+    return {"version": game.version, **toy_move(game)}
 
 
 class TestSmtpNeverHoldsARequest:
@@ -82,12 +80,12 @@ class TestSmtpNeverHoldsARequest:
 
 class TestSmtpDown:
     def test_emails_wait_while_smtp_is_down_and_go_out_once_when_it_is_back(
-        self, anna, bert, carla, settings
+        self, toy_games, anna, bert, settings
     ):
         settings.OUTBOX_EAGER_SEND_ON_COMMIT = False  # only the sweep sends, as in production
         port = free_port()  # nothing listens there yet: connections are refused
         use_smtp(settings, port)
-        game = start_game([anna, bert, carla])
+        game = start_toy_game([anna, bert])
         OutboundEmail.objects.all().delete()  # the invitations of the set-up
 
         response = client_for(anna).post(
@@ -174,9 +172,9 @@ def celery_on(own_redis):
 
 class TestBrokerDown:
     def test_a_move_made_while_redis_is_down_succeeds_and_its_emails_go_out_once_it_is_back(
-        self, anna, bert, carla, own_redis, celery_on, mailoutbox
+        self, toy_games, anna, bert, own_redis, celery_on, mailoutbox
     ):
-        game = start_game([anna, bert, carla])
+        game = start_toy_game([anna, bert])
         OutboundEmail.objects.all().delete()
         mailoutbox.clear()
         own_redis.stop()

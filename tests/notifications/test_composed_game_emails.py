@@ -31,7 +31,7 @@ from games.notify import auto_moved, common, game_over, links, turn
 from notifications.models import OutboundEmail
 from notifications.outbox import render_email
 from tests.api.secrets_scan import assert_no_secrets
-from tests.factories import play_to_the_end, start_game
+from tests.factories import play_to_the_end, start_game, start_toy_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
 
@@ -210,9 +210,11 @@ def test_game_over_email_read_later_is_the_one_the_last_move_composed(
     assert german.subject.startswith("Spielende: ")  # composed in the reader's language
 
 
-def test_the_move_that_ends_a_game_only_snapshots_its_emails(as_queued, anna, bert, carla):
+def test_the_move_that_ends_a_game_only_snapshots_its_emails(
+    toy_games, as_queued, anna, bert, carla
+):
     users = [anna, bert, carla]
-    game = play_to_the_end(start_game(users), users)
+    game = play_to_the_end(start_toy_game(users), users)  # any game's: the toy's
 
     # Nothing put in words, no context built, no link signed inside the move for them.
     assert [w for w in as_queued.work if w[0] == EmailKind.GAME_OVER] == []
@@ -226,10 +228,10 @@ def test_the_move_that_ends_a_game_only_snapshots_its_emails(as_queued, anna, be
         assert stored["$arguments"]["version"] == game.version
 
 
-def test_a_game_over_email_is_not_composed_for_a_game_that_is_no_longer_so(anna, bert):
+def test_a_game_over_email_is_not_composed_for_a_game_that_is_no_longer_so(toy_games, anna, bert):
     """A finished game never changes; if one ever did, its game-over email fails (a
     moderator sees it) rather than tell an ending that is not the game's."""
-    game = play_to_the_end(start_game([anna, bert]), [anna, bert])
+    game = play_to_the_end(start_toy_game([anna, bert]), [anna, bert])
     [mail] = OutboundEmail.objects.filter(template=EmailKind.GAME_OVER, to=anna.email)
     Game.objects.filter(id=game.id).update(version=game.version + 1)
     with pytest.raises(ValueError, match="cannot be composed"):

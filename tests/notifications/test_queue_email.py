@@ -7,6 +7,7 @@ from django.db import transaction
 from django.template import TemplateDoesNotExist
 
 import notifications.tasks
+from games.catalogue import kinds
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email, sent_together
 
@@ -300,7 +301,7 @@ def test_context_values_json_lacks_come_back_as_they_were():
             context_to_json(unkept)
 
 
-@pytest.mark.parametrize("game_name", ["piratz", "rattenscharf"])
+@pytest.mark.parametrize("game_name", kinds())  # every game of GAME_PACKAGES
 def test_every_email_of_a_whole_game_waits_for_the_worker_to_render_it(game_name):
     """The game emails' contexts keep in JSON, so none is rendered inside a move (if one
     stops keeping, it is rendered at once: correct, but the move pays for it again)."""

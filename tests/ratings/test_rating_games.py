@@ -10,7 +10,7 @@ from games import actions, events
 from games.models import Game, GameStatus
 from ratings import skill
 from ratings.models import PROVISIONAL_GAMES, Rating, RatingChange
-from tests.factories import make_user, play_to_the_end, start_game
+from tests.factories import TOY_KIND, make_user, play_to_the_end, start_game, start_toy_game
 from tests.ratings.helpers import finish, played, result
 
 pytestmark = pytest.mark.django_db
@@ -32,12 +32,13 @@ def numbers() -> dict:
     return {"ratings": ratings, "changes": changes}
 
 
-def test_a_game_played_to_the_end_rates_its_players(anna, bert):
-    game = play_to_the_end(start_game([anna, bert]), [anna, bert])
+def test_a_game_played_to_the_end_rates_its_players(toy_games, anna, bert):
+    # Any game is rated by its kind: the toy's, quick to play out.
+    game = play_to_the_end(start_toy_game([anna, bert]), [anna, bert])
     assert game.status == GameStatus.FINISHED and game.rated
     winners = game.result["winners"]
     for seat, user in enumerate([anna, bert]):
-        row = rating(user)
+        row = rating(user, TOY_KIND)
         assert row.games == 1 and row.provisional
         assert row.sigma < skill.SIGMA
         if len(winners) == 1:

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from accounts.models import NotificationSettings
 from games import actions
+from games.catalogue import kinds
 from games.kinds.piratz import rules as piratz
 from games.notify import links
 from tests.factories import start_game
@@ -168,7 +169,7 @@ def test_the_deadline_is_shown_in_the_readers_time_zone(anna, bert, time_machine
     assert "the turn ends Friday 22 November, 10:00 CET" in page
 
 
-@pytest.mark.parametrize("name", ["piratz", "rattenscharf"])
+@pytest.mark.parametrize("name", kinds())  # every game of GAME_PACKAGES
 def test_an_ended_games_table_says_how_it_ended(name, anna, bert, moderator):
     """Every game's table words its end the same way (games/_game_ended.html)."""
     game = start_game([anna, bert], game=name)

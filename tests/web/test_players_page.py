@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import actions
 from games.models import Game
 from moderation.models import Report
-from tests.factories import make_user, play_to_the_end, start_game
+from tests.factories import make_user, play_to_the_end, start_game, start_toy_game
 
 pytestmark = pytest.mark.django_db
 
@@ -56,16 +56,17 @@ def test_two_people_of_one_address_name_have_a_name_each(bert):
     assert signed_in(bert).get("/players/SAM 2/")["Location"] == page(second)
 
 
-def test_finished_games_wins_and_reliability(anna, bert):
-    game = play_to_the_end(start_game([anna, bert]), [anna, bert])
+def test_finished_games_wins_and_reliability(toy_games, anna, bert):
+    # The toy game: the record per game is the platform's, for any game.
+    game = play_to_the_end(start_toy_game([anna, bert]), [anna, bert])
     winners = game.result["winners"]
-    running = start_game([anna, bert], seed=3)
+    running = start_toy_game([anna, bert])
     Game.objects.filter(pk=running.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     actions.do_play_timeout(running.id)  # anna's turn played by the deadline
     body = signed_in(bert).get(page(anna)).content.decode()
-    assert 'data-kind="piratz"' in body
+    assert 'data-kind="tictactoe"' in body
     won = 1 if 0 in winners else 0
-    assert f"<td>Piratz</td><td>1</td><td>{won}</td>" in body
+    assert f"<td>Tic-tac-toe</td><td>1</td><td>{won}</td>" in body
     answer = signed_in(bert).get(page(anna))
     record = answer.context["record"]
     assert record.timed_out >= 1 and record.turns > record.timed_out

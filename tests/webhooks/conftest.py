@@ -9,7 +9,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from games import actions
-from games.kinds.piratz import rules as piratz
 from games.models import Game
 from tests.webhooks.tarpit import Tarpit
 from webhooks.actions import do_add_webhook
@@ -138,7 +137,7 @@ def play(game: Game, action: dict) -> Game:
 def play_some(game: Game) -> Game:
     """The player to move reveals if they may, else ends their turn, else plays their first
     legal action."""
-    legal = piratz.view(game.load_state(), game.current_seat)["legal_actions"]
+    legal = game.rules.legal_actions(game.load_state(), game.current_seat)
     for kind in ("reveal", "end_turn"):
         for action in legal:
             if action["action"] == kind:

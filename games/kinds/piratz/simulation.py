@@ -156,10 +156,30 @@ def simulate(
     return stats
 
 
+def add_simulation_arguments(group) -> None:
+    """Piratz's own options of ``manage.py simulate`` (``GameSpec.add_simulation_arguments``)."""
+    group.description = (
+        "Random games: moves, rounds and rat alerts per game, wins and average score by "
+        "seat, shared victories."
+    )
+    group.add_argument(
+        "--blind",
+        action="store_true",
+        help="Play with the blind option (rules P23); it hides information.",
+    )
+    group.add_argument(
+        "--reveal-bias",
+        type=float,
+        help=(
+            "Probability (0 to 1) that a player reveals outright when it can, and ends the "
+            "turn rather than pass after a reveal (default 0.7); otherwise the move is "
+            "uniform among all legal ones, so 0 is plain uniform random play."
+        ),
+    )
+
+
 def simulate_command(command, games: int, options) -> None:
     """Validate the Piratz options and play the run through ``command.run``."""
-    if options["policy"] is not None:
-        raise CommandError("--policy is for Rattenscharf; Piratz games are random.")
     players = 4 if options["players"] is None else options["players"]
     reveal_bias = 0.7 if options["reveal_bias"] is None else options["reveal_bias"]
     if players not in (2, 3, 4):

@@ -26,6 +26,7 @@ SPEC = GameSpec(
     replay_page=replay.replay_page,
     replay_template="games/piratz/replay.html",
     simulate=simulation.simulate_command,
+    add_simulation_arguments=simulation.add_simulation_arguments,
     rules_templates={
         "en": "games/piratz/rules.en.html",
         "de": "games/piratz/rules.de.html",

@@ -194,14 +194,31 @@ def simulate_rattenscharf(
     return stats
 
 
+def add_simulation_arguments(group) -> None:
+    """Rattenscharf's own options of ``manage.py simulate``
+    (``GameSpec.add_simulation_arguments``)."""
+    group.description = (
+        "Two players choosing by --policy: games lost to rats per seat, the score "
+        "distribution per seat (completed games), ties, wins per seat, game length and how "
+        "far the table spread: the numbers that judge a strip list."
+    )
+    group.add_argument(
+        "--policy",
+        nargs="+",
+        metavar="POLICY",
+        help=(
+            "How the seats choose, one policy for both seats or one per seat "
+            f"({', '.join(RATTENSCHARF_POLICIES)}; default strong). random: a uniformly "
+            "random legal action; timeout: the stand-in of rules R35; careful and strong: "
+            "the bots (strong costs about 1 s per game)."
+        ),
+    )
+
+
 def simulate_command(command, games: int, options) -> None:
     """Validate the Rattenscharf options and play the run through ``command.run``."""
     if options["players"] not in (None, 2):
         raise CommandError(f"Rattenscharf is for 2 players, not {options['players']}.")
-    if options["blind"]:
-        raise CommandError("Rattenscharf has no blind option: only the draw order is hidden.")
-    if options["reveal_bias"] is not None:
-        raise CommandError("--reveal-bias is for Piratz; choose Rattenscharf play by --policy.")
     policies = tuple(options["policy"] or ("strong",))
     command.run(
         games,

@@ -25,6 +25,7 @@ SPEC = GameSpec(
     replay_page=replay.replay_page,
     replay_template="games/rattenscharf/replay.html",
     simulate=simulation.simulate_command,
+    add_simulation_arguments=simulation.add_simulation_arguments,
     rules_templates={
         "en": "games/rattenscharf/rules.en.html",
         "de": "games/rattenscharf/rules.de.html",

@@ -1,5 +1,5 @@
-"""``manage.py simulate``: play many games with a pure engine and print statistics: random
-Piratz games, or Rattenscharf games by a policy (``--game rattenscharf``)."""
+"""``manage.py simulate``: play many games of one game (``--game``) with its pure engine and
+print that game's statistics; each game brings its run and its own options (``GameSpec``)."""
 
 import json
 import secrets
@@ -8,13 +8,36 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from games.catalogue import all_specs, spec_for
+from games.catalogue import all_specs, rules_for, spec_for
 from games.simulation import SimulationError
 
 
 def simulated_games() -> list[str]:
     """The games ``simulate`` plays: those whose spec has a ``simulate`` hook."""
     return [spec.kind for spec in all_specs() if spec.simulate is not None]
+
+
+class _GameArguments:
+    """The argument group a game adds its own options to, remembering which they are (so
+    the command can refuse them with another game); its ``description`` is the text under
+    the group's title in ``--help`` (what the game's run prints)."""
+
+    def __init__(self, group):
+        self.group = group
+        self.actions: list = []
+
+    def add_argument(self, *args, **kwargs):
+        action = self.group.add_argument(*args, **kwargs)
+        self.actions.append(action)
+        return action
+
+    @property
+    def description(self) -> str | None:
+        return self.group.description
+
+    @description.setter
+    def description(self, text: str) -> None:
+        self.group.description = text
 
 
 class _ProgressStream:
@@ -41,13 +64,10 @@ class _ProgressStream:
 class Command(BaseCommand):
     help = (
         "Play games with the pure rules engine (no database) and print statistics for "
-        "balancing. Piratz (default): random games; moves, rounds and rat alerts per game, "
-        "wins and average score by seat, shared victories, and speed. Rattenscharf (--game "
-        "rattenscharf, 2 players): games played by --policy; games lost to rats per seat, "
-        "score distribution per seat (completed games), ties, wins per seat, game length "
-        "and how far the table spread: the numbers that judge a strip list. A progress bar "
-        "goes to stderr when it is a terminal; the statistics go to stdout (as JSON with "
-        "--json)."
+        "balancing: each game its own numbers (wins and scores by seat, game length, what "
+        "decides its games) and speed. Each game's own options are listed under its name "
+        "and refused with another --game. A progress bar goes to stderr when it is a "
+        "terminal; the statistics go to stdout (as JSON with --json)."
     )
     # Pure engine work: nothing here depends on the project's models or configuration.
     requires_system_checks = []
@@ -65,20 +85,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--players",
             type=int,
-            choices=(2, 3, 4),
-            help="Players per game: 2, 3 or 4 for Piratz (default 4); Rattenscharf is for 2.",
-        )
-        parser.add_argument(
-            "--policy",
-            nargs="+",
-            metavar="POLICY",
-            help=(
-                "Rattenscharf only: how the seats choose, one policy for both seats or one "
-                # Rattenscharf's policies (games.kinds.rattenscharf.simulation checks them).
-                "per seat (random, timeout, careful, strong; default strong). random: a "
-                "uniformly random legal action; timeout: the stand-in of rules R35; careful "
-                "and strong: the bots (strong costs about 1 s per game)."
+            choices=sorted(
+                {n for kind in simulated_games() for n in rules_for(kind).PLAYER_COUNTS}
             ),
+            help="Players per game, as the game seats them (default: the game's own).",
         )
         parser.add_argument(
             "--seed",
@@ -86,21 +96,6 @@ class Command(BaseCommand):
             help=(
                 "Make the run reproducible: game i is dealt and played with seed SEED+i. "
                 "Without it a random seed is chosen and printed, so a run can be repeated."
-            ),
-        )
-        parser.add_argument(
-            "--blind",
-            action="store_true",
-            help="Piratz only: play with the blind option (rules P23); it hides information.",
-        )
-        parser.add_argument(
-            "--reveal-bias",
-            type=float,
-            help=(
-                "Piratz only: probability (0 to 1) that a player reveals outright when it "
-                "can, and ends the turn rather than pass after a reveal (default 0.7); "
-                "otherwise the move is uniform among all legal ones, so 0 is plain uniform "
-                "random play."
             ),
         )
         parser.add_argument(
@@ -113,6 +108,14 @@ class Command(BaseCommand):
             action="store_true",
             help="Never show the progress bar (it is already off when stderr is not a terminal).",
         )
+        # Each game's own options, in a group of --help titled with its name.
+        self.game_options: dict[str, list] = {}
+        for spec in all_specs():
+            if spec.simulate is None or spec.add_simulation_arguments is None:
+                continue
+            group = _GameArguments(parser.add_argument_group(f"{spec.name} (--game {spec.kind})"))
+            spec.add_simulation_arguments(group)
+            self.game_options[spec.kind] = group.actions
 
     def handle(self, *args, **options):
         games = options["games"]
@@ -122,9 +125,22 @@ class Command(BaseCommand):
         game = options["game"]
         if game not in simulated_games():
             raise CommandError(f"--game must be one of {', '.join(simulated_games())}, not {game}.")
+        self.refuse_other_games_options(game, options)
         simulate = spec_for(game).simulate
         assert simulate is not None  # simulated_games() lists only games that have it
         simulate(self, games, options)
+
+    def refuse_other_games_options(self, game: str, options) -> None:
+        """A ``CommandError`` for an option of another game given (not at its default)."""
+        for kind, actions in self.game_options.items():
+            if kind == game:
+                continue
+            for action in actions:
+                if options.get(action.dest, action.default) != action.default:
+                    raise CommandError(
+                        f"{action.option_strings[0]} is for {spec_for(kind).name} "
+                        f"(--game {kind}), not {spec_for(game).name}."
+                    )
 
     def run(self, games, options, play, *, settings, format_summary, errors=(SimulationError,)):
         """Play the run behind a progress bar and write its summary (JSON or lines).

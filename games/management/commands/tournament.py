@@ -76,7 +76,7 @@ def play_games(levels, players, seed, blind, numbers, game):
 
 class Command(BaseCommand):
     help = (
-        "Let bots (Piratz by default, or --game rattenscharf) play each other with the pure "
+        "Let the bots of a game (--game) play each other with the pure "
         "rules engine (no database) and print, "
         "per level, the win rate (shared victories split) and mean score with 95% confidence "
         "intervals, which level beats which and how significantly, and the time per bot "
@@ -110,8 +110,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--players",
             type=int,
-            choices=(2, 3, 4),
-            help="Players per game: 2, 3 or 4 for Piratz (default 4); Rattenscharf is for 2.",
+            choices=sorted({n for game in bot_games() for n in rules_for(game).PLAYER_COUNTS}),
+            help="Players per game, as the game seats them (default: the most it seats).",
         )
         parser.add_argument(
             "--seed",
@@ -125,8 +125,8 @@ class Command(BaseCommand):
             "--blind",
             action="store_true",
             help=(
-                "Piratz only: play with the blind option (rules P23): bots see no "
-                "collections and only the move log a player may see."
+                "Play with the blind option, in a game that has one (Piratz's, rules P23): "
+                "bots see no collections and only the move log a player may see."
             ),
         )
         parser.add_argument(
