@@ -5,13 +5,14 @@
 and the outbox redacts the link once the email is done). The page it opens asks to
 confirm; ``do_erase_account`` then erases, in one transaction:
 
-1. each registered eraser, in the order registered: the apps above accounts (which it
-   may not import: docs/architecture.md "The floors") register theirs in their
-   ``AppConfig.ready``. Games hands the person's seats in running games to stand-in bots
-   (or ends a game with no other person left, as P25/R36 would) and cancels their
-   pending invitations; webhooks deletes the webhooks they own. Talk keeps their
-   messages: the game records stay for the other players, the author now shown as
-   "former player".
+1. each receiver of the signal ``erasing_account``, in the order connected: the apps
+   above accounts (which it may not import: docs/architecture.md "The floors") connect
+   theirs in their ``AppConfig.ready`` (docs/decisions/0006-signals-between-apps.md).
+   Games hands the person's seats in running games to stand-in bots (or ends a game with
+   no other person left, as P25/R36 would) and cancels their pending invitations;
+   leagues withdraws them from their leagues; webhooks deletes the webhooks they own,
+   push their subscriptions, calendars their feed. Talk keeps their messages: the game
+   records stay for the other players, the author now shown as "former player".
 2. the accounts app's own data: the address is replaced by a placeholder that no form
    accepts, the name by "former player" (``User.public_name`` shows it translated once
    ``erased_at`` is set); the password made unusable, the account inactive, every session
@@ -20,14 +21,13 @@ confirm; ``do_erase_account`` then erases, in one transaction:
 
 The ``User`` row itself stays, so that game seats, moves, messages, reports and audit
 entries still point somewhere: an audit entry keeps the fact (what a moderator did, to
-an account) but no longer the person's data. There are no push subscriptions yet: a
-later app that stores any registers an eraser here.
+an account) but no longer the person's data. A later app that stores a person's data
+connects a receiver here.
 """
 
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -35,6 +35,7 @@ from enum import StrEnum
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -67,15 +68,13 @@ ERASURE_ASKED = gettext_noop(
 # The name an erased person's row keeps (data, in English; shown translated).
 FORMER_PLAYER = "former player"
 
-# eraser(user, now): erase what its app holds of ``user``, inside the caller's transaction.
-Eraser = Callable[[User, datetime], None]
-_erasers: dict[str, Eraser] = {}
-
-
-def register_eraser(name: str, eraser: Eraser) -> None:
-    """Make ``eraser`` run in every erasure, after those registered before it (an app's
-    ``ready()``; again with the same ``name``: replaced)."""
-    _erasers[name] = eraser
+# Sent with ``user`` (locked) and ``now`` (sender: ``User``) inside the erasure's
+# transaction, before accounts erases its own part; each receiver erases what its app holds
+# of ``user`` in that transaction (no answer is read) and raises to refuse the erasure,
+# which then rolls back whole. Receivers run in the order connected, that is the order of
+# INSTALLED_APPS (each app connects in its ``ready()``): games' comes first, and leagues'
+# relies on that (a leaving member's running games are handled by then).
+erasing_account = Signal()
 
 
 class LinkProblem(StrEnum):
@@ -189,8 +188,7 @@ def erase_user(user_id: int, now: datetime | None = None) -> User:
         if user.erased_at is not None:
             return user
         now = now or timezone.now()
-        for eraser in _erasers.values():
-            eraser(user, now)
+        erasing_account.send(User, user=user, now=now)
         _erase_own_data(user, now)
     # Only the id: the log is not the place for players' data.
     logger.info("User %s erased their account", user.pk)

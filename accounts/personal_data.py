@@ -6,7 +6,8 @@ floors"), so it writes only what its own floor and those below it hold: ``accoun
 (the person and their API keys' names, never a key or its hash), ``settings.json``
 (notification settings and vacations) and ``emails.json`` (the emails to their address,
 each as it is or will be stored once done: every live link redacted). Every app above
-adds its own files through this registry, from its ``AppConfig.ready``: games
+adds its own files by answering the signal ``export_asked``, connected in its
+``AppConfig.ready`` (docs/decisions/0006-signals-between-apps.md): games
 ``games.json`` (their games and moves as the API shows them to their seat: never hidden
 information), talk ``messages.json``, moderation ``reports.json`` (the reports they
 filed), webhooks ``webhooks.json``, calendars ``calendar_feed.json``, ratings
@@ -18,33 +19,41 @@ import io
 import json
 import zipfile
 from collections.abc import Callable
+from typing import cast
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.dispatch import Signal
 
 from notifications.models import OutboundEmail
 
 from .models import ApiToken, NotificationSettings, User, Vacation
 
-# exporter(user) -> the JSON-ready content of its file (lists, dicts, strings, datetimes).
+# What accounts' own files are made by: exporter(user) -> the JSON-ready content of its file
+# (lists, dicts, strings, datetimes).
 Exporter = Callable[[User], object]
-_exporters: dict[str, Exporter] = {}
+
+# Sent with ``user`` (sender: ``User``); each receiver (an app above accounts) answers a
+# dict of the files it adds to ``user``'s export, {filename: JSON-ready content}, e.g.
+# {"games.json": [...]}. A filename is one app's: accounts' own or another receiver's
+# again is a programming error (``ValueError``). The order of the answers does not matter:
+# the files are sorted by name.
+export_asked = Signal()
 
 FILENAME = "piratz-personal-data.zip"
 
 
-def register_exporter(filename: str, exporter: Exporter) -> None:
-    """Make ``exporter`` write ``filename`` (e.g. ``"games.json"``) into every export; an
-    app's ``ready()`` calls it (again with the same name: replaced, not added twice)."""
-    if filename in _OWN_FILES:
-        raise ValueError(f"{filename} is the accounts app's own file")
-    _exporters[filename] = exporter
-
-
 def export_files(user: User) -> dict[str, object]:
-    """Each file of ``user``'s export by name: the accounts app's own, then the apps'."""
+    """Each file of ``user``'s export by name: the accounts app's own, then the apps'
+    (``export_asked``'s answers) sorted by name."""
     files: dict[str, object] = {name: make(user) for name, make in _OWN_FILES.items()}
-    for name in sorted(_exporters):
-        files[name] = _exporters[name](user)
+    theirs: dict[str, object] = {}
+    for receiver, answer in export_asked.send(User, user=user):
+        for name, content in cast(dict[str, object], answer).items():
+            if name in files or name in theirs:
+                raise ValueError(f"{receiver!r} answered {name}, which is another's file")
+            theirs[name] = content
+    for name in sorted(theirs):
+        files[name] = theirs[name]
     return files
 
 

@@ -17,5 +17,13 @@ class CalendarsConfig(AppConfig):
 
         # Deleting an account deletes its feed; the export tells whether one exists
         # (accounts may not import calendars: docs/architecture.md "The floors").
-        erasure.register_eraser("calendar_feed", delete_feed_of)
-        personal_data.register_exporter("calendar_feed.json", export_feed)
+        def erase(sender, *, user, now, **kwargs):
+            delete_feed_of(user, now)
+
+        def export(sender, *, user, **kwargs):
+            return {"calendar_feed.json": export_feed(user)}
+
+        erasure.erasing_account.connect(erase, weak=False, dispatch_uid="calendars.erasing_account")
+        personal_data.export_asked.connect(
+            export, weak=False, dispatch_uid="calendars.export_asked"
+        )

@@ -486,7 +486,7 @@ def do_leave_league(league_id, user: User) -> League:
 
 
 def erase_memberships(user: User, now: datetime) -> None:
-    """The leagues' eraser (``accounts.erasure.register_eraser``, in ``LeaguesConfig.ready``):
+    """The leagues' eraser (``accounts.erasure.erasing_account``, in ``LeaguesConfig.ready``):
     ``user`` deleted their account, so they leave every league still invited or under way,
     inside the erasure's transaction, each league locked as every action locks it.
 

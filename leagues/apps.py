@@ -32,6 +32,11 @@ class LeaguesConfig(AppConfig):
         invitation_limits.invitations_unanswered.connect(
             count_unanswered_invitations, dispatch_uid="leagues.invitations_unanswered"
         )
-        # A person's erasure (issue 26): they leave their leagues. After the games' eraser
-        # (games comes first in INSTALLED_APPS), which has handled their running games.
-        erasure.register_eraser("leagues", erase_memberships)
+
+        # A person's erasure (issue 26): they leave their leagues. After the games' receiver
+        # (games comes first in INSTALLED_APPS, so it connects first), which has handled
+        # their running games.
+        def erase(sender, *, user, now, **kwargs):
+            erase_memberships(user, now)
+
+        erasure.erasing_account.connect(erase, weak=False, dispatch_uid="leagues.erasing_account")

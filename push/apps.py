@@ -29,8 +29,16 @@ class PushConfig(AppConfig):
         news_channels.news_elsewhere.connect(
             send_news, weak=False, dispatch_uid="push.news_elsewhere"
         )
-        personal_data.register_exporter("push_subscriptions.json", export_push)
-        erasure.register_eraser("push", erase_push)
+
+        # A person's export and erasure (issue 26): accounts asks through these signals.
+        def export(sender, *, user, **kwargs):
+            return {"push_subscriptions.json": export_push(user)}
+
+        def erase(sender, *, user, now, **kwargs):
+            erase_push(user, now)
+
+        personal_data.export_asked.connect(export, weak=False, dispatch_uid="push.export_asked")
+        erasure.erasing_account.connect(erase, weak=False, dispatch_uid="push.erasing_account")
         checks.register(check_insecure_endpoints, checks.Tags.security, deploy=True)
 
 

@@ -87,6 +87,12 @@ _LINKS: dict[tuple[str, str], dict[str, tuple[str, dict[str, str], dict[str, str
         "ReportGame": ("reports_create", {}, {"game": "$response.body#/id"}),
         "ListMessages": ("games_messages_list", _GAME_ID, None),
         "WriteMessage": ("games_messages_create", _GAME_ID, None),
+        "GetNotes": ("games_notes_retrieve", _GAME_ID, None),
+        "SaveNotes": ("games_notes_update", _GAME_ID, None),
+    },
+    ("games_notes_update", "200"): {
+        "GetNotes": ("games_notes_retrieve", _SAME_GAME, None),
+        "DeleteNotes": ("games_notes_destroy", _SAME_GAME, None),
     },
     ("games_accept_create", "200"): {
         "GetGame": ("games_retrieve", _GAME_ID, None),

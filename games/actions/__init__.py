@@ -10,7 +10,8 @@ tasks and management commands all call these functions, never ``.save()`` direct
 One module per domain: ``invitations`` (create, accept, decline), ``play`` (moves,
 automatic moves and bots' moves), ``moderation``, ``bots`` (who plays a seat: taking it
 back from a stand-in bot, a moderator handing it to one), ``together`` (resigning, the
-host's pause, resume and extension, rematches). The names below are
+host's pause, resume and extension, rematches), ``notes`` (a player's private notes on a
+game: not game state, so no lock of the game and no version). The names below are
 re-exported for callers. Reading games is ``games.queries``; due work (sweeps) is
 ``games.sweeps``; what players are told by email is ``games.notify``.
 """

@@ -1,6 +1,6 @@
 """A player deletes their account: their seats leave the games still going (issue 26).
 
-``erase_seats`` is the games' eraser (``accounts.erasure.register_eraser``, in
+``erase_seats`` is the games' eraser (``accounts.erasure.erasing_account``, in
 ``GamesConfig.ready``): it runs inside the erasure's transaction, before the person's
 address and name are erased, each game locked as every action locks it.
 """

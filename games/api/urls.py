@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import standing_order, take_back, together, views
+from games.api import notes, standing_order, take_back, together, views
 from games.api.verification import verification
 
 urlpatterns = [
@@ -24,6 +24,8 @@ urlpatterns = [
     path("games/<uuid:game_id>/resume/", together.resume, name="api-game-resume"),
     path("games/<uuid:game_id>/extend/", together.extend, name="api-game-extend"),
     path("games/<uuid:game_id>/rematch/", together.rematch, name="api-game-rematch"),
+    # The caller's private notes on the game (issue 34): nobody else's, staff's neither.
+    path("games/<uuid:game_id>/notes/", notes.game_notes, name="api-game-notes"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (?script), and
     # templates/api/docs.html has no inline style: no exception to the site's CSP.

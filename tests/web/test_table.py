@@ -419,8 +419,9 @@ def test_the_tables_query_count_does_not_grow_with_the_game(anna, bert, carla):
         user=bert, starts_at=datetime.now(UTC), ends_at=datetime.now(UTC) + timedelta(days=2)
     )
     # The session, the user, the game, its seats (users, settings, vacations), its moves,
-    # its table talk (talk.templatetags.table_talk).
-    assert queries_for(short) == queries_for(long) == 6
+    # its table talk (talk.templatetags.table_talk), the reader's private notes
+    # (games.templatetags.private_notes).
+    assert queries_for(short) == queries_for(long) == 7
 
 
 # --- What each choice takes (games.tables.piratz, no database) ---------------------------

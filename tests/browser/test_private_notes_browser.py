@@ -1,0 +1,42 @@
+"""A player's private notes at the table in a real browser (issue 34): saved without the
+page reloading, a draft typed but not saved still there after a reload, and the other
+player's table shows none of it. Every page is checked as conftest.Visitor says."""
+
+import pytest
+
+from games.models import GameNote
+from tests.browser import flows
+from tests.factories import make_user, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_notes_save_in_place_and_a_draft_survives_a_reload(site, visitors):
+    anna_user = make_user("anna@example.com", display_name="Anna")
+    make_user("bert@example.com", display_name="Bert")
+    game = start_game([anna_user, make_user("carla@example.com")], seed=4)
+    anna = visitors("Anna")
+    flows.sign_in(anna, "anna@example.com")
+    anna.open(f"/games/{game.id}/")
+
+    notes = anna.page.get_by_label("Only you see these notes", exact=False)
+    notes.fill("Carla hoards <pearls>.")
+    url_before = anna.page.url
+    anna.page.get_by_role("button", name="Save", exact=True).click()
+    status = anna.page.locator("#my-notes [data-notes-status]")
+    status.filter(has_text="Your notes are saved.").wait_for()  # no navigation: in place
+    assert anna.page.url == url_before
+    assert GameNote.objects.get(user=anna_user).text == "Carla hoards <pearls>."
+
+    # Typed on, not saved, and the page reloads (a move arriving reloads the table).
+    notes.fill("Carla hoards <pearls>. Unsaved thought.")
+    anna.reload()
+    assert notes.input_value() == "Carla hoards <pearls>. Unsaved thought."
+    assert status.inner_text() == "Not saved yet."
+    assert GameNote.objects.get(user=anna_user).text == "Carla hoards <pearls>."
+
+    carla = visitors("Carla")
+    flows.sign_in(carla, "carla@example.com")
+    carla.open(f"/games/{game.id}/")
+    assert carla.page.get_by_label("Only you see these notes", exact=False).input_value() == ""
+    assert "hoards" not in carla.page.content()
