@@ -4,7 +4,7 @@ import math
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import get_user, login, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -91,6 +91,30 @@ def login_page(request: HttpRequest) -> HttpResponse:
     # The same page whether a link went out or a limit held it back: no account enumeration.
     email = normalize_email(form.cleaned_data["email"])
     context = {"email": email, "minutes": settings.LOGIN_LINK_MINUTES}
+    return render(request, "accounts/login_sent.html", context)
+
+
+@never_cache
+@require_POST
+def game_session_login_link(request: HttpRequest) -> HttpResponse:
+    """POST from a game-only session (``game_scope``; a game email's link signed it in):
+    email a login link to the session's own address, ``next`` kept, so one click opens
+    the page it could not. Nothing typed: the page names the address masked only (a
+    forwarded game link must not show the account's address). Anybody else goes to the
+    login form."""
+    # The middleware shows the session as signed out here; its own user is in the session.
+    user = get_user(request)
+    if scoped_games(request) is None or not user.is_authenticated:
+        return redirect("accounts:login")
+    next_url = safe_next_url(request.POST.get("next"))
+    wait = login_link_wait(request)
+    if wait is not None:
+        form = LoginLinkRequestForm(initial={"next": next_url})
+        minutes = max(1, math.ceil(wait / 60))
+        context = {"form": form, "throttled_minutes": minutes, "game_scoped": True}
+        return render(request, "accounts/login.html", context, status=429)
+    request_login_link(user.email, next_url)
+    context = {"email": mask_email(user.email), "minutes": settings.LOGIN_LINK_MINUTES}
     return render(request, "accounts/login_sent.html", context)
 
 

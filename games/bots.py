@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import transaction
 
 from core.tasks import task_named
-from games.models import Actor, Game, GameStatus, Move, Seat, SeatChange
+from games.models import Actor, Game, GameStatus, Move, Seat, SeatChange, turn_delay
 from games.movelog import RESIGN, public_log
 from games.notify import table_changes
 
@@ -61,11 +61,11 @@ def bot_to_move(game: Game) -> Seat | None:
 
 
 def bot_deadline(now: datetime) -> datetime:
-    """The deadline of a bot's turn begun at ``now``: its task's delay and a grace period,
-    after which the deadline sweep plays the bot's move (the task was lost)."""
-    return now + timedelta(
-        seconds=settings.BOT_MOVE_DELAY_SECONDS + settings.BOT_TURN_GRACE_SECONDS
-    )
+    """The deadline of a bot's turn begun at ``now``: its task's delay and a grace period
+    (on the turn clock: ``turn_delay``), after which the deadline sweep plays the bot's
+    move (the task was lost)."""
+    grace = turn_delay(settings.BOT_TURN_GRACE_SECONDS)
+    return now + timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS) + grace
 
 
 def choose_action(game: Game, seat: int, rng: random.Random | None = None) -> dict:

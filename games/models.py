@@ -51,6 +51,13 @@ def turn_hours(hours: float) -> timedelta:
     return timedelta(seconds=hours * settings.TURN_HOUR_SECONDS)
 
 
+def turn_delay(seconds: float) -> timedelta:
+    """A delay tied to turns (the turn email's hold while its player is at the table, a bot
+    turn's grace), set in ``seconds`` of a normal clock, on the turn clock: shorter by as
+    much as ``turn_hours`` on the fast clock, so it never outlasts the turn it serves."""
+    return timedelta(seconds=seconds * settings.TURN_HOUR_SECONDS / 3600)
+
+
 # The longest reason a host gives for a pause (games.actions.together).
 PAUSE_REASON_MAX_LENGTH = 500
 
@@ -336,8 +343,9 @@ class Seat(models.Model):
 
     @property
     def public_name(self) -> str:
-        """The name players see for this seat: the player's, a bot's with its level, or
-        the player's with the bot standing in for them (``games.seat_names.seat_name``)."""
+        """The short label players see for this seat: the player's name, or the name and one
+        word ("Calico Jack · bot", "Carla · bot", "Bert · resigned";
+        ``games.seat_names.seat_name``, which also says what the word means)."""
         return seat_name(self)
 
     @property
@@ -458,3 +466,28 @@ class SeatChange(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.game_id}: {self.kind} at {self.at}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on one game (issue 34): only their writer ever reads them,
+    not the other players, not moderators (no admin, no API for staff). One per person and
+    game; written only by ``games.actions.notes``."""
+
+    # The longest note (the table's field and the API's schema say so too).
+    MAX_LENGTH = 10_000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game_id", "user_id"]
+        constraints = [
+            # One note per person and game: saving again replaces it (an upsert on this).
+            models.UniqueConstraint(fields=["game", "user"], name="game_note_unique_writer"),
+        ]
+
+    def __str__(self) -> str:
+        # Never the text: this shows up in logs and the shell.
+        return f"notes of user {self.user_id} on {self.game_id}"

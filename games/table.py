@@ -23,7 +23,7 @@ from games import deadlines, describe
 from games.catalogue import spec_for
 from games.clocks import bank_words, clock_words
 from games.models import Game
-from games.seat_names import person_name
+from games.seat_names import person_name, seat_note
 
 ANY_GAME_TEMPLATE = "games/any_game/table.html"
 
@@ -86,7 +86,9 @@ def parse_any_game_move(data) -> tuple[int, dict]:
 
 def basic_context(game: Game, seat: int | None, zone) -> dict:
     """The parts every table shows, from the view alone: ``view``, ``players`` (seat,
-    name, is_viewer, is_current, vacation_until), ``current_name``, ``deadline``
+    name: the short label, note: what its word means, is_viewer, is_current,
+    vacation_until), ``seat_notes`` (the legend: each note once), ``current_name`` (the
+    person, for sentences), ``deadline``
     (words in ``zone``), ``bot_plays`` (a bot stands in for the viewer: offer no moves),
     ``bot_to_move`` (a bot plays the seat to move: it moves within moments, so the
     deadline is no news), ``clock_note`` (a time bank or daily deadline in a sentence)
@@ -110,6 +112,8 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
             {
                 "seat": seat_row.seat,
                 "name": seat_row.public_name,
+                # What the name's word means ("· bot"): its tooltip, and the legend's line.
+                "note": seat_note(seat_row),
                 "is_viewer": seat_row.seat == seat,
                 "is_current": seat_row.seat == current,
                 "vacation_until": describe.format_moment(until, zone) if until else "",
@@ -120,7 +124,10 @@ def basic_context(game: Game, seat: int | None, zone) -> dict:
         "view": view,
         "players": players,
         "names": names,
-        "current_name": None if current is None else names.name(current),
+        # The short labels say the note once, beside the names (``seat_notes``): a sentence
+        # names the person ("It is Carla's turn: the bot is about to move").
+        "seat_notes": [p["note"] for p in players if p["note"]],
+        "current_name": None if current is None else names.person(current),
         "deadline": describe.format_moment(game.deadline, zone) if game.is_active else "",
         # While a bot stands in for the viewer, it moves for them: no forms (they take the
         # seat back first, games.views.table.take_back_seat).

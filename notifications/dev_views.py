@@ -15,6 +15,7 @@ import email
 import email.policy
 import functools
 import ipaddress
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -78,6 +79,20 @@ def read_mailbox(directory: Path, limit: int = SHOWN) -> list[MailboxEmail]:
     return emails[:limit]
 
 
+# A folded header line: a line break followed by the whitespace that continues it.
+FOLD = re.compile(r"\r?\n(?=[ \t])")
+
+
+def unfold(value: object) -> str:
+    """A header's field body on one line, as RFC 5322 section 2.2.3 unfolds it (each line
+    break that precedes whitespace removed), without the whitespace around it.
+
+    A header folded right after its colon ("Subject:" CRLF " Piratz: ...") is read by the
+    email package with the fold's space in front: no subject starts with a space.
+    """
+    return FOLD.sub("", str(value or "")).strip()
+
+
 def _parse(raw: bytes) -> MailboxEmail:
     message = email.message_from_bytes(raw, policy=email.policy.default)
     part = message.get_body(preferencelist=("plain", "html"))
@@ -86,14 +101,14 @@ def _parse(raw: bytes) -> MailboxEmail:
     except (TypeError, ValueError):  # no Date header, or not a date
         sent_at = None
     return MailboxEmail(
-        subject=str(message["Subject"] or ""),
-        to=str(message["To"] or ""),
-        sender=str(message["From"] or ""),
+        subject=unfold(message["Subject"]),
+        to=unfold(message["To"]),
+        sender=unfold(message["From"]),
         sent_at=sent_at,
         body=part.get_content() if part is not None else "",
-        message_id=str(message["Message-ID"] or "").strip(),
-        references=str(message["References"] or "").strip(),
-        mailin_reply_to=_mailin_address(str(message["Reply-To"] or "")),
+        message_id=unfold(message["Message-ID"]),
+        references=unfold(message["References"]),
+        mailin_reply_to=_mailin_address(unfold(message["Reply-To"])),
     )
 
 

@@ -28,7 +28,7 @@ TITLES = {
 def payload_for(game: Game, user, kind: str) -> dict:
     """``{"title", "body", "url"}`` for news of ``kind`` about ``game``, in ``user``'s
     language; ``url`` the game's page."""
-    with translation.override(language_of(user)):  # a bot's name has its level in words
+    with translation.override(language_of(user)):  # a seat's label has a word: "· bot"
         others = [
             seat.public_name
             for seat in game.seats.select_related("user").order_by("seat")

@@ -21,12 +21,18 @@ class RatingSerializer(serializers.Serializer):
 
     game = serializers.CharField(help_text="The game, by its catalogue name.")
     rating = serializers.IntegerField(
-        help_text="The rating players see: mu - 3 sigma, rounded (a new player's is 0)."
+        help_text="The model's ordinal, mu - 3 sigma, rounded (a new player's is 0; it may "
+        "be negative)."
+    )
+    display = serializers.IntegerField(
+        help_text="The rating the pages show: 1500 + 20 x the ordinal, rounded, never below 0 "
+        "(a new player's is 1500)."
     )
     provisional = serializers.BooleanField(help_text="Fewer than 5 rated games so far.")
     games = serializers.IntegerField(help_text="Rated games played.")
     mu = serializers.FloatField(help_text="The model's estimate of the player's skill.")
     sigma = serializers.FloatField(help_text="Its uncertainty.")
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma, unrounded.")
     updated = serializers.DateTimeField(help_text="When the last rated game finished.")
 
 
@@ -42,8 +48,10 @@ class RatingChangeSerializer(serializers.Serializer):
         "players last."
     )
     players = serializers.IntegerField()
-    rating_before = serializers.IntegerField()
-    rating_after = serializers.IntegerField()
+    rating_before = serializers.IntegerField(help_text="The ordinal before, rounded.")
+    rating_after = serializers.IntegerField(help_text="The ordinal after, rounded.")
+    display_before = serializers.IntegerField(help_text="The shown rating before.")
+    display_after = serializers.IntegerField(help_text="The shown rating after.")
     mu = serializers.FloatField(help_text="mu after the game.")
     sigma = serializers.FloatField(help_text="sigma after the game.")
 

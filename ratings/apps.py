@@ -19,7 +19,11 @@ class RatingsConfig(AppConfig):
         # Games may not import ratings (docs/architecture.md "The floors"): it tells of a
         # game's end with this signal, sent inside the transaction that ended it.
         events.game_ended.connect(on_game_ended, dispatch_uid="ratings.game_ended")
+
         # A person's data export (issue 26). No eraser: the ratings stay with the game
         # records (other players' ratings were computed from them); an erased account is
         # nobody's player page and is left off the leaderboards.
-        personal_data.register_exporter("ratings.json", export_ratings)
+        def export(sender, *, user, **kwargs):
+            return {"ratings.json": export_ratings(user)}
+
+        personal_data.export_asked.connect(export, weak=False, dispatch_uid="ratings.export_asked")

@@ -2,7 +2,9 @@
 
 Written only by ``ratings.service`` (the update when a game finishes, and the rebuild).
 ``mu`` and ``sigma`` are the model's skill estimate and its uncertainty (``ratings.skill``);
-players read ``display``: mu - 3 sigma, rounded, provisional under ``PROVISIONAL_GAMES``.
+their ordinal, mu - 3 sigma, is the skill the model is sure of. Players read ``display``,
+the ordinal on a familiar scale (1500 for a new player, never below 0), provisional under
+``PROVISIONAL_GAMES`` (docs/ratings.md).
 """
 
 from django.conf import settings
@@ -12,10 +14,27 @@ from django.db import models
 PROVISIONAL_GAMES = 5
 
 
+# The scale players read: a new player (ordinal 0) is at DISPLAY_CENTRE, each point of the
+# ordinal is DISPLAY_STEP; the ordinal itself goes below 0 after a few early losses, and
+# "Rating -4" reads as an error, so the shown number is a chess-like one (docs/ratings.md).
+DISPLAY_CENTRE = 1500
+DISPLAY_STEP = 20
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The model's ordinal: mu - 3 sigma, the skill it is sure of (a new player's is 0)."""
+    return mu - 3 * sigma
+
+
+def ordinal_rating(mu: float, sigma: float) -> int:
+    """The ordinal, rounded: the API's ``rating`` (it may be negative)."""
+    return round(ordinal(mu, sigma))
+
+
 def display_rating(mu: float, sigma: float) -> int:
-    """The number players see: the model's ordinal (mu - 3 sigma; a new player's is 0),
-    rounded. It grows as a player wins and as the model grows sure of them."""
-    return round(mu - 3 * sigma)
+    """The number players see: ``DISPLAY_CENTRE + DISPLAY_STEP * ordinal``, rounded, never
+    below 0. It grows as a player wins and as the model grows sure of them."""
+    return max(0, round(DISPLAY_CENTRE + DISPLAY_STEP * ordinal(mu, sigma)))
 
 
 class Rating(models.Model):
@@ -45,6 +64,14 @@ class Rating(models.Model):
     @property
     def display(self) -> int:
         return display_rating(self.mu, self.sigma)
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+    @property
+    def rating(self) -> int:
+        return ordinal_rating(self.mu, self.sigma)
 
     @property
     def provisional(self) -> bool:
@@ -87,3 +114,11 @@ class RatingChange(models.Model):
     @property
     def after(self) -> int:
         return display_rating(self.mu_after, self.sigma_after)
+
+    @property
+    def rating_before(self) -> int:
+        return ordinal_rating(self.mu_before, self.sigma_before)
+
+    @property
+    def rating_after(self) -> int:
+        return ordinal_rating(self.mu_after, self.sigma_after)

@@ -8,15 +8,18 @@ from .models import Rating, RatingChange
 
 
 def rating_json(rating: Rating) -> dict:
-    """A player's rating at one game: ``rating`` the number players see (mu - 3 sigma,
-    rounded), the model's ``mu`` and ``sigma``, rated ``games`` and ``provisional``."""
+    """A player's rating at one game: ``rating`` the model's ordinal (mu - 3 sigma) rounded,
+    ``display`` the number the pages show (1500 for a new player), ``ordinal`` unrounded,
+    the model's ``mu`` and ``sigma``, rated ``games`` and ``provisional``."""
     return {
         "game": rating.kind,
-        "rating": rating.display,
+        "rating": rating.rating,
+        "display": rating.display,
         "provisional": rating.provisional,
         "games": rating.games,
         "mu": rating.mu,
         "sigma": rating.sigma,
+        "ordinal": rating.ordinal,
         "updated": datetime_json(rating.updated_at),
     }
 
@@ -28,8 +31,10 @@ def change_json(change: RatingChange) -> dict:
         "at": datetime_json(change.at),
         "place": change.rank,
         "players": change.players,
-        "rating_before": change.before,
-        "rating_after": change.after,
+        "rating_before": change.rating_before,
+        "rating_after": change.rating_after,
+        "display_before": change.before,
+        "display_after": change.after,
         "mu": change.mu_after,
         "sigma": change.sigma_after,
     }

@@ -37,13 +37,19 @@ class WebhooksConfig(AppConfig):
             receivers.refresh_after_delete, sender=Webhook, dispatch_uid="webhooks.flag.delete"
         )
         checks.register(check_insecure_localhost, checks.Tags.security, deploy=True)
-        # A person's export and erasure (issue 26): accounts asks through its registries.
+        # A person's export and erasure (issue 26): accounts asks through these signals.
         # deferred: these import models, which load once the app registry is ready.
         from accounts import erasure, personal_data
         from webhooks.personal_data import erase_webhooks, export_webhooks
 
-        personal_data.register_exporter("webhooks.json", export_webhooks)
-        erasure.register_eraser("webhooks", erase_webhooks)
+        def export(sender, *, user, **kwargs):
+            return {"webhooks.json": export_webhooks(user)}
+
+        def erase(sender, *, user, now, **kwargs):
+            erase_webhooks(user, now)
+
+        personal_data.export_asked.connect(export, weak=False, dispatch_uid="webhooks.export_asked")
+        erasure.erasing_account.connect(erase, weak=False, dispatch_uid="webhooks.erasing_account")
 
 
 def check_insecure_localhost(app_configs, **kwargs):

@@ -23,6 +23,7 @@ from games.describe import Names, format_moment, words_for
 from games.models import Game, GameStatus, Move
 from games.movelog import public_log
 from games.queries import seats_in_order
+from games.seat_names import full_name, person_name, seat_role
 from talk.models import Message
 
 from .models import Webhook, WebhookKind
@@ -76,7 +77,19 @@ def event_data(
 ) -> dict:
     """The ``json`` kind's body: the event and the game as everyone may see it now; for
     a ``message`` event also ``"message"``: who wrote what, as the players read it."""
-    names = [seat.public_name for seat in _seats(game)]
+    seats = list(_seats(game))
+    # ``name`` as the API's seat name (it says a bot's level); the short label the pages
+    # show and the seat's role beside it (docs/webhooks.md).
+    names = [full_name(seat) for seat in seats]
+    players = [
+        {
+            "seat": seat.seat,
+            "name": full_name(seat),
+            "label": str(seat.public_name),
+            "role": seat_role(seat),
+        }
+        for seat in seats
+    ]
     to_move = game.current_seat if game.status == GameStatus.ACTIVE else None
     data = {
         "event": event,
@@ -86,7 +99,7 @@ def event_data(
         "version": game.version,
         "round": game.round,
         "blind": game.blind,
-        "players": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
+        "players": players,
         "seat_to_move": to_move,
         "player_to_move": None if to_move is None else names[to_move],
         "deadline": _iso(game.deadline) if to_move is not None else None,
@@ -141,7 +154,10 @@ def summary(data: dict, game: Game, markup: ChatMarkup) -> str:
     """One short paragraph for a chat: what happened, who is to move, the link. Whatever
     people typed (names, table talk) is shown through ``markup``: as text, never as the
     chat's formatting, links or mentions, and never as a line of the service's own."""
-    names = Names([_name(player["name"], markup) for player in data["players"]])
+    # The short labels ("Bert · resigned"), and the people's own names for the sentences
+    # that say the note themselves ("Bert resigned.", "Now it is Carla's turn.").
+    people = [_name(person_name(seat), markup) for seat in _seats(game)]
+    names = Names([_name(player["label"], markup) for player in data["players"]], None, people)
     words = words_for(game.game)
     lines = []
     title = words.chat_title(data["game_id"][:8])
@@ -184,7 +200,7 @@ def summary(data: dict, game: Game, markup: ChatMarkup) -> str:
         else:
             lines.append(_("The game has ended without a result."))
     elif data["seat_to_move"] is not None and data["event"] != GAME_PAUSED:
-        text = _("Now it is %(name)s's turn.") % {"name": _name(data["player_to_move"], markup)}
+        text = _("Now it is %(name)s's turn.") % {"name": names.person(data["seat_to_move"])}
         if game.deadline is not None:
             text += " " + _("Deadline: %(deadline)s.") % {
                 "deadline": format_moment(game.deadline, _UTC)

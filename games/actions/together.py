@@ -237,7 +237,7 @@ def do_pause_game(game_id, user: User, reason: str | None = "") -> Game:
                 "updated_at",
             ]
         )
-        table_changes.queue_clock_changed(game, PAUSED, reason=reason)
+        table_changes.queue_clock_changed(game, PAUSED, reason=reason, actor_id=user.id)
         events.clock_changed.send(sender=Game, game=game, event=PAUSED)
         logger.info("game %s paused by its host %s", game.id, user.id)
     return game
@@ -257,7 +257,7 @@ def do_resume_game(game_id, user: User, reason: str | None = "") -> Game:
         refuse_unless_active(game)
         if not game.is_paused:
             raise ServiceError("conflict", _("The game is not paused."))
-        _resume(game, timezone.now(), reason=reason, automatic=False)
+        _resume(game, timezone.now(), reason=reason, automatic=False, actor_id=user.id)
         logger.info("game %s resumed by its host %s", game.id, user.id)
     return game
 
@@ -289,10 +289,11 @@ def _resume(
     automatic: bool,
     left: bool = False,
     holder: Seat | None = None,
+    actor_id: int | None = None,
 ) -> None:
-    """Run the locked, paused ``game``'s clock again from ``now`` and tell everyone:
-    ``left``, because the player who paused it left the game and ``holder`` holds the
-    chair now (``hand_on_the_chair``)."""
+    """Run the locked, paused ``game``'s clock again from ``now`` and tell everyone but
+    ``actor_id`` (the host who resumed it): ``left``, because the player who paused it
+    left the game and ``holder`` holds the chair now (``hand_on_the_chair``)."""
     paused_at = game.paused_at
     assert paused_at is not None  # callers resume paused games only
     game.paused_at = game.paused_until = None
@@ -319,7 +320,13 @@ def _resume(
         ]
     )
     table_changes.queue_clock_changed(
-        game, RESUMED, reason=reason, automatic=automatic, left=left, holder=holder
+        game,
+        RESUMED,
+        reason=reason,
+        automatic=automatic,
+        left=left,
+        holder=holder,
+        actor_id=actor_id,
     )
     events.clock_changed.send(sender=Game, game=game, event=RESUMED)
 
@@ -389,7 +396,9 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
                 "updated_at",
             ]
         )
-        table_changes.queue_clock_changed(game, EXTENDED, reason=reason, hours=hours)
+        table_changes.queue_clock_changed(
+            game, EXTENDED, reason=reason, hours=hours, actor_id=user.id
+        )
         events.clock_changed.send(sender=Game, game=game, event=EXTENDED)
         logger.info("game %s: turn extended by %dh by its host %s", game.id, hours, user.id)
     return game

@@ -10,7 +10,7 @@ cost about as much again as the rest of a game GET. ``GameSerializer`` and
 from rest_framework import serializers
 
 from accounts.models import User
-from games import fairness, queries
+from games import fairness, queries, seat_names
 from games.chair import chair_seat
 from games.clocks import clock_json
 from games.models import Game, Seat
@@ -50,7 +50,11 @@ def seat_json(seat: Seat) -> dict:
     """One seat as every player of the game may see it."""
     return {
         "seat": seat.seat,
-        "name": str(seat.public_name),
+        # docs/api.md fixes ``name``'s form (it says the bot's level); the short label the
+        # pages show and the seat's role stand beside it.
+        "name": seat_names.full_name(seat),
+        "label": str(seat.public_name),
+        "role": seat_names.seat_role(seat),
         "accepted": seat.accepted,
         "client_seed": fairness.public_client_seed(seat),
         "bot": seat_bot_json(seat),

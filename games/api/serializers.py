@@ -16,7 +16,7 @@ from core.api.fields import (
     more_unknown_fields,
     unknown_fields,
 )
-from games import actions, clocks, fairness, queries
+from games import actions, clocks, fairness, queries, seat_names
 from games.api.representation import host_seat, seat_bot_json, seat_vacation_until
 from games.api.tables import game_state_serializer, revealed_serializer
 from games.catalogue import all_specs, kinds, rules_for
@@ -250,10 +250,36 @@ class SeatSerializer(serializers.Serializer):
     """A seat in a game's answer: the schema of ``representation.seat_json``, which builds it."""
 
     seat = serializers.IntegerField()
-    name = serializers.CharField(
-        source="public_name", help_text="The player's name, or the bot's with its level."
+    name = serializers.SerializerMethodField(
+        help_text="The player's name, or the bot's with its level: \"Calico Jack (careful "
+        'bot)", "Carla (a careful bot stands in)", "Bert (resigned; a careful bot '
+        'plays on)".'
+    )
+    # DRF's serializer metaclass takes declared fields out of the class's attributes, so
+    # this one, the output key "label", does not shadow ``Field.label``.
+    label = serializers.CharField(  # type: ignore[assignment]
+        source="public_name",
+        help_text="The short name the pages and emails show: the player's name, or the name "
+        'and one word: "Calico Jack · bot", "Carla · bot", "Bert · resigned" (in '
+        "the caller's language).",
+    )
+    role = serializers.SerializerMethodField(
+        help_text="Who plays the seat: player, bot (a bot's own seat), stand_in (a bot for "
+        "its player, who may take it back) or resigned (the player resigned; a bot plays on)."
     )
     accepted = serializers.BooleanField()
+
+    def get_name(self, seat) -> str:
+        return seat_names.full_name(seat)
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=[seat_names.PLAYER, seat_names.BOT, seat_names.STAND_IN, seat_names.RESIGNED]
+        )
+    )
+    def get_role(self, seat) -> str:
+        return seat_names.seat_role(seat)
+
     client_seed = serializers.SerializerMethodField(
         help_text="The player's contribution to the shuffle key, or null if they gave none."
     )

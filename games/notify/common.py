@@ -22,7 +22,7 @@ from games.news_channels import queue_elsewhere
 from games.notify.links import game_entry_url
 from games.notify.recipient import Recipient
 from games.queries import game_with_seats, seats_in_order
-from games.seat_names import person_name
+from games.seat_names import person_name, seat_note
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email
 from notifications.rendering import Composed
@@ -88,6 +88,8 @@ def game_email_context(
         "names": names,
         "others": [n for i, n in enumerate(names) if i != seat_row.seat],
         "players": names,
+        # What the short labels' words mean ("Carla · bot"), once, for a list of players.
+        "seat_notes": [note for s in seats(game) if (note := seat_note(s))],
         "seat": seat_row.seat,
         "turn_hours": game.turn_hours,
         # A time bank or daily deadline in words ("" for hours per turn: turn_hours says it).

@@ -98,6 +98,7 @@ def queue_clock_changed(
     automatic: bool = False,
     left: bool = False,
     holder: Seat | None = None,
+    actor_id: int | None = None,
 ) -> list[OutboundEmail]:
     """Tell every player (not bots) that the host paused the game's clock (``event``
     "paused"), that it runs again ("resumed": the host's call, ``automatic``: by itself
@@ -105,14 +106,17 @@ def queue_clock_changed(
     ``holder`` holds the chair now) or that the host gave the turn ``hours`` more
     ("extended"). "The host" is whoever holds the host's chair (``games.chair``).
 
-    Always sent, like ``queue_stand_in``: it changes every player's clock. ``reason`` is
-    the host's own words (plain text; the templates escape it). In each player's
+    Always sent, like ``queue_stand_in``: it changes every player's clock; but never to
+    ``actor_id``, the person who made the change (they know: they just did it). ``reason``
+    is the host's own words (plain text; the templates escape it). In each player's
     language and zone, with their signed link.
     """
     host = holder if left else chair_seat(game, common.seats(game))
     queued = []
     for seat_row in common.people(game):
         assert seat_row.user is not None  # people: the seats with a person
+        if seat_row.user_id == actor_id:
+            continue
         recipient = recipient_for(seat_row.user, "clock_changed")
         with translation.override(recipient.language):
             context = common.game_email_context(game, seat_row, recipient.zone, with_table=False)

@@ -12,7 +12,7 @@ from games import presence
 from games.catalogue import spec_for
 from games.clocks import bank_words
 from games.describe import Names, words_for
-from games.models import Game, GameStatus, Move
+from games.models import Game, GameStatus, Move, turn_delay
 from games.movelog import log_to_describe
 from games.notify import common
 from games.notify.recipient import recipient_for
@@ -82,7 +82,9 @@ TURN_EMAIL_HELD = "games.turn_email_held"
 
 
 def _turn_email_hold() -> timedelta:
-    return timedelta(seconds=settings.TURN_EMAIL_HOLD_SECONDS)
+    # On the turn clock: on the fast clock a five-minute hold would outlast a short turn,
+    # and the email, held past the deadline, would be dropped.
+    return turn_delay(settings.TURN_EMAIL_HOLD_SECONDS)
 
 
 def _hold_while_live(game: Game, seat: int, now: datetime) -> SendCheck | None:

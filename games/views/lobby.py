@@ -297,7 +297,9 @@ def _status_line(game, names: describe.Names) -> str:
     if game.status == GameStatus.ACTIVE:
         if game.current_seat == game.my_seat:
             return _("Your turn")
-        return _("%(name)s's turn") % {"name": names.subject(game.current_seat)}
+        # The person ("Carla's turn"), not the short label: the line goes on to say a bot
+        # is about to move when one is.
+        return _("%(name)s's turn") % {"name": names.person(game.current_seat)}
     if game.status == GameStatus.INVITED:
         if game.my_accepted_at is None:
             return _("You are invited: accept or decline")

@@ -7,6 +7,7 @@ from django import template
 from games.catalogue import kinds, rules_for
 
 from .. import service
+from ..models import DISPLAY_CENTRE, PROVISIONAL_GAMES
 
 register = template.Library()
 
@@ -25,4 +26,9 @@ def player_ratings(player) -> dict:
         }
         for rating, history in service.ratings_of(player, history=PAGE_HISTORY)
     ]
-    return {"entries": entries, "player": player}
+    return {
+        "entries": entries,
+        "player": player,
+        "centre": DISPLAY_CENTRE,
+        "provisional_games": PROVISIONAL_GAMES,
+    }

@@ -23,6 +23,9 @@ def test_a_host_seats_bots_and_they_show_with_name_and_level(anna, bert):
     assert game["status"] == "invited"  # Bert has not accepted yet
     assert game["stand_in_bots"] is True  # the default for 3-4 players
     assert game["seats"][1]["name"] == "Calico Jack (careful bot)"
+    # Beside it, the short label the pages show and the seat's role, for clients to build on.
+    assert (game["seats"][1]["label"], game["seats"][1]["role"]) == ("Calico Jack · bot", "bot")
+    assert (game["seats"][0]["label"], game["seats"][0]["role"]) == ("Anna", "player")
     assert game["seats"][1]["bot"] == {"level": "careful", "standing_in": False}
     assert game["seats"][1]["accepted"] is True
     # Humans' seats keep the fields of docs/api.md "Games, moves and versions", with no bot.
@@ -70,6 +73,7 @@ def test_taking_the_seat_back_over_the_api(anna, bert, moderator):
     seen = client_for(bert).get(f"/api/games/{game.id}/").json()["seats"][1]
     assert seen["bot"] == {"level": "careful", "standing_in": True}
     assert "a careful bot stands in" in seen["name"]
+    assert (seen["label"], seen["role"]) == ("Bert · bot", "stand_in")
 
     answer = client_for(bert).post(url)
     assert answer.status_code == 200

@@ -106,6 +106,7 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_a_bot_and_cannot_wi
     assert data["status"] == "active" and data["version"] == 1
     seat = data["seats"][0]
     assert seat["resigned"] and seat["bot"] == {"level": "careful", "standing_in": True}
+    assert (seat["label"], seat["role"]) == ("Anna · resigned", "resigned")
     taken = post(anna, game, "take-back")  # final: the state refuses, not the request
     assert (taken.status_code, taken.json()["code"]) == (409, "conflict")
     again = post(anna, game, "resign", {"version": 1})  # a new resignation, not a retry
@@ -198,12 +199,14 @@ def test_a_pause_stops_the_clock_and_resuming_gives_back_the_time_left(anna, ber
         assert again.status_code == 409 and again.json()["code"] == "paused"
         refused = post(anna, clocked, "extend", {"hours": 5})
         assert refused.status_code == 409 and refused.json()["code"] == "paused"
-    # Everyone is told, with the host's reason.
+    # Everyone else is told, with the host's reason; the host who paused it knows.
     told = OutboundEmail.objects.filter(template="clock_changed").order_by("to")
-    assert [row.to for row in told] == [anna.email, bert.email]
-    assert "Anna says: a wedding" in told[1].rendered().body_text
+    assert [row.to for row in told] == [bert.email]
+    assert "Anna says: a wedding" in told[0].rendered().body_text
     with time_machine.travel(START + 110 * H, tick=False):
         data = post(anna, clocked, "resume").json()
+    told = OutboundEmail.objects.filter(template="clock_changed")
+    assert sorted(row.to for row in told) == [bert.email, bert.email]  # the resume: Bert only
     # The turn had 62 hours left when paused: it has them again from the resume.
     assert data["paused"] is False and data["paused_until"] is None
     assert fresh(clocked).deadline == START + 110 * H + 62 * H
@@ -257,6 +260,7 @@ def test_the_host_extends_a_turn_once(anna, bert, clocked):
     assert fresh(clocked).deadline == START + 96 * H
     told = OutboundEmail.objects.get(template="clock_changed", to=bert.email).rendered()
     assert "24 hours more" in told.body_text and "Bert travels" in told.body_text
+    assert not OutboundEmail.objects.filter(template="clock_changed", to=anna.email).exists()
     # The next turn may be extended again.
     with time_machine.travel(START + 2 * H, tick=False):
         actions.do_play_move(clocked.id, anna, 0, {"action": "reveal"})

@@ -43,5 +43,5 @@ def test_export_then_delete_the_account(site, visitors):
 
     bert = visitors("Bert")
     flows.sign_in(bert, "bert@example.com", start=f"/games/{game.id}/")
-    assert bert.page.get_by_text("former player (a careful bot stands in)").count()
+    assert bert.page.get_by_text("former player · bot").count()
     assert not bert.page.get_by_text("Anna").count()

@@ -86,11 +86,17 @@ def test_talk_pause_resign_and_play_again(site, visitors):
     assert game.rematch is not None
     assert f"/games/{game.rematch.id}/" in bert.page.url
     bert.open(f"/games/{game.id}/")
-    bert.click("Play again")
+    bert.click(bert.page.locator("[data-rematch]"))  # "Go to the rematch": it exists now
     assert f"/games/{game.rematch.id}/" in bert.page.url
     assert Game.objects.count() == 2
-    # Anna came by her game link: a new game in her name needs a full sign-in first.
+    # Anna came by her game link, which opens the old game only: the rematch asks her to
+    # sign in fully, and one click emails her own address a link back to it.
     anna.reload()
     assert "aufgegeben" in anna.page.locator(".board__players").inner_text()
-    anna.click("Noch einmal spielen")
+    anna.click(anna.page.locator("[data-rematch]"))
     assert "/accounts/login/" in anna.page.url
+    anna.click(anna.page.locator("[data-game-session] button"))
+    assert "a***@example.com" in anna.page.inner_text("main")
+    anna.open(site.link_in_last_email("anna@example.com", flows.LOGIN_LINK))
+    anna.click(anna.page.locator("main form button"))
+    assert f"/games/{game.rematch.id}/" in anna.page.url

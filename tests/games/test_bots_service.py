@@ -59,10 +59,12 @@ def test_bots_accept_at_once_and_the_game_starts_when_the_humans_accept(anna, be
     actions.do_accept_invitation(game.id, bert)
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
-    # Every person is told, nobody writes to a bot; the emails name the bot and its level.
+    # Every person is told, nobody writes to a bot; the emails name the bot (a short label)
+    # and say its level once, below the players.
     started = emails("game_started")
     assert sorted(e.to for e in started) == [anna.email, bert.email]
-    assert all("Calico Jack (careful bot)" in e.body_text for e in started)
+    assert all("Calico Jack · bot" in e.body_text for e in started)
+    assert all("Calico Jack is a careful bot." in e.body_text for e in started)
 
 
 def test_a_host_alone_with_bots_starts_at_once(anna):
@@ -254,9 +256,9 @@ def test_p25_with_stand_ins_hands_the_seats_to_bots_instead_of_abandoning(anna, 
     # Each told once every seat had changed: all name the table alike (queued between the
     # changes, one named nobody's stand-in, the next one's, the last two).
     subjects = {mail.to: mail.subject for mail in emails("stand_in")}
-    assert subjects[anna.email].count("bot stands in") == 2
-    assert subjects[bert.email].count("bot stands in") == 2
-    assert subjects[carla.email].count("bot stands in") == 2
+    assert subjects[anna.email].count(" · bot") == 2
+    assert subjects[bert.email].count(" · bot") == 2
+    assert subjects[carla.email].count(" · bot") == 2
     # The bots play it to its regular end, unless someone takes a seat back.
     for _ in range(2000):
         if game.status != GameStatus.ACTIVE:
@@ -304,8 +306,9 @@ def test_the_table_page_shows_bot_names_and_levels(anna, client):
     game = actions.do_create_game(anna, [anna.email, "bot:careful", "bot:strong"])
     client.force_login(anna)
     page = client.get(reverse("games:game", args=[game.id])).content.decode()
-    assert "Calico Jack (careful bot)" in page
-    assert "Mary Read (strong bot)" in page
+    # Short labels, and each bot's level said once beside them (the legend).
+    assert "Calico Jack · bot" in page and "Mary Read · bot" in page
+    assert "Calico Jack is a careful bot." in page and "Mary Read is a strong bot." in page
 
 
 def test_the_admin_action_hands_the_seat_to_move_to_a_bot(moderator_client, anna, bert):

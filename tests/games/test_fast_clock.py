@@ -7,6 +7,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from games.bots import bot_deadline
 from games.deadlines import extend_turn, reminder_due
 from games.models import Move
 from games.sweeps import play_due_timeouts, send_due_reminders
@@ -52,3 +53,13 @@ def test_reminder_leads_and_extensions_are_turn_hours(fast_clock, anna, bert):
 def test_without_the_fast_clock_an_hour_is_an_hour(anna, bert):
     game = start_game([anna, bert], turn_hours=3)
     assert game.deadline - game.turn_started_at == timedelta(hours=3)
+
+
+def test_a_bot_turns_grace_is_on_the_turn_clock(fast_clock, settings):
+    # The 120 s after which the sweep plays a lost bot task's move are 2 s at 60; the bot's
+    # own move delay (3 s, so the game feels natural) is not tied to turns.
+    settings.BOT_MOVE_DELAY_SECONDS, settings.BOT_TURN_GRACE_SECONDS = 3, 120
+    now = timezone.now()
+    assert bot_deadline(now) == now + timedelta(seconds=3 + 2)
+    settings.TURN_HOUR_SECONDS = 3600
+    assert bot_deadline(now) == now + timedelta(seconds=3 + 120)

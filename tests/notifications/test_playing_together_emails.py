@@ -68,7 +68,7 @@ def test_a_resigned_seat_is_named_so_in_the_turn_and_game_over_emails(anna, bert
     game.refresh_from_db()
     game = play_out(game, [anna, bert, carla])
     with translation.override("en"):
-        resigned_name = "Bert (resigned; a careful bot plays on)"
+        resigned_name = "Bert · resigned"
     turn = emails("your_turn", carla)[-1]
     assert resigned_name in turn.body_text
     over = emails("game_over", anna)[-1]

@@ -8,13 +8,12 @@ from django.test import Client
 from django.urls import reverse
 
 from games import actions, presence
-from games.kinds.piratz import rules as piratz
 from games.models import Game
 from games.notify import reminder
 from notifications.models import OutboundEmail
 from notifications.outbox import queue_email, send_due_emails
 from notifications.send_checks import SendCheck
-from tests.factories import start_game
+from tests.factories import start_game, start_toy_game, toy_move
 from tests.notifications.conftest import START, TURN_CONTEXT, emails, time_out
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_and_clock")]
@@ -23,9 +22,10 @@ HOLD = timedelta(minutes=5)  # TURN_EMAIL_HOLD_SECONDS' default
 
 
 @pytest.fixture
-def started(anna, bert, carla) -> Game:
-    """A 3-player game, Anna to move, the outbox empty."""
-    game = start_game([anna, bert, carla], stand_in_bots=False)
+def started(toy_games, anna, bert, carla) -> Game:
+    """A 3-player game (the toy tic-tac-toe: the hold is the platform's), Anna to move, the
+    outbox empty."""
+    game = start_toy_game([anna, bert, carla], stand_in_bots=False)
     OutboundEmail.objects.all().delete()
     return game
 
@@ -45,9 +45,10 @@ def play(game: Game, user, action: dict) -> Game:
 
 
 def pass_turn(game: Game, user) -> Game:
-    """The player to move passes (taking nothing if they may): the turn goes on."""
-    view = piratz.view(game.load_state(), game.current_seat)
-    return play(game, user, next(a for a in view["legal_actions"] if a["action"] == "pass"))
+    """The player to move ends their turn (a pass in Piratz, any mark in tic-tac-toe): the
+    turn goes on."""
+    legal = game.rules.legal_actions(game.load_state(), game.current_seat)
+    return play(game, user, next((a for a in legal if a["action"] == "pass"), toy_move(game)))
 
 
 def sent_to(mailoutbox, user) -> list:
@@ -92,12 +93,15 @@ def test_held_email_goes_after_the_hold_when_the_turn_is_still_theirs(
     send_due_emails()
     send_due_emails()  # a second sweep finds nothing left to do
     [message] = sent_to(mailoutbox, bert)
-    assert message.subject.startswith("Your turn in Piratz")
+    assert message.subject.startswith("Your turn in Tic-tac-toe")
     [mail] = emails("your_turn", bert)
     assert mail.status == "sent" and mail.attempts == 1
 
 
-def test_held_email_is_dropped_when_the_player_moved(started, anna, bert, mailoutbox, time_machine):
+def test_held_email_is_dropped_when_the_player_moved(anna, bert, carla, mailoutbox, time_machine):
+    # A game whose turn may take several moves (Piratz), so the turn is still his after one.
+    started = start_game([anna, bert, carla], stand_in_bots=False)
+    OutboundEmail.objects.all().delete()
     at_the_table(bert, started)
     game = pass_turn(started, anna)
     play(game, bert, {"action": "reveal"})  # he plays on: still his turn, but he moved
@@ -145,6 +149,28 @@ def test_the_reminder_is_not_held_at_the_table(started, anna, bert, time_machine
     mail = reminder.queue_reminder(game, 1, game.deadline)
     assert mail is not None and mail.send_check is None
     assert mail.send_after == game.deadline - timedelta(hours=2)
+
+
+def test_on_the_fast_clock_the_hold_is_shorter_and_the_email_goes_before_the_deadline(
+    toy_games, anna, bert, settings, mailoutbox, time_machine
+):
+    settings.TURN_HOUR_SECONDS = 60  # `make run FAST=1`: an hour of the turn clock a minute
+    game = start_toy_game([anna, bert], turn_hours=1, stand_in_bots=False)  # a 1-minute turn
+    OutboundEmail.objects.all().delete()
+    at_the_table(bert, game)
+    pass_turn(game, anna)
+    [mail] = emails("your_turn", bert)
+    hold = timedelta(seconds=5)  # the 5 minutes of TURN_EMAIL_HOLD_SECONDS, scaled by 60/3600
+    assert send_due_emails().held == 1
+    mail.refresh_from_db()
+    assert mail.send_after == START + hold
+    # Bert stays at the table but does not move: held once more, then sent, in the turn.
+    time_machine.move_to(START + hold, tick=False)
+    assert send_due_emails().held == 1
+    time_machine.move_to(START + 2 * hold, tick=False)
+    send_due_emails()
+    assert len(sent_to(mailoutbox, bert)) == 1
+    assert START + 2 * hold < Game.objects.get(pk=game.pk).deadline
 
 
 def test_no_hold_when_holding_is_off(started, anna, bert, settings):

@@ -63,6 +63,12 @@ def test_a_players_ratings_with_their_history(anna, bert, carla):
     assert (latest["place"], latest["players"], first["place"], first["players"]) == (3, 3, 1, 2)
     assert first["rating_after"] == latest["rating_before"]
     assert latest["rating_after"] == piratz["rating"]
+    # The model's numbers beside the shown scale (docs/ratings.md).
+    assert piratz["rating"] == round(piratz["ordinal"])
+    assert piratz["ordinal"] == pytest.approx(piratz["mu"] - 3 * piratz["sigma"])
+    assert piratz["display"] == round(1500 + 20 * piratz["ordinal"])
+    assert latest["display_after"] == piratz["display"]
+    assert first["display_after"] == latest["display_before"]
     assert "game" not in latest  # which games: not for every reader
 
 

@@ -46,7 +46,9 @@ def test_the_player_page_shows_the_rating_and_its_history(anna, bert):
     played([anna, bert], [2, 3])
     body = signed_in(bert).get(f"/people/{anna.public_id}/").content.decode()
     assert 'id="ratings"' in body and 'data-kind="piratz"' in body
-    assert "provisional after 2 rated games" in body
+    rating = anna.ratings.get(kind="piratz")
+    assert f"Rating {rating.display}?, provisional after 2 rated games" in body
+    assert rating.display > 1000 and "A new player starts at 1500" in body
     assert body.count("<td>1 of 2</td>") == 1 and body.count("<td>2 of 2</td>") == 1
     german = signed_in(bert, "de").get(f"/people/{anna.public_id}/").content.decode()
     assert "vorläufig nach 2 gewerteten Partien" in german and "<td>1. von 2</td>" in german

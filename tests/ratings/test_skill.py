@@ -36,10 +36,19 @@ def test_a_shared_win_moves_both_winners_alike_and_up():
     assert all(sigma < skill.SIGMA for _, sigma in after)
 
 
-def test_a_new_players_displayed_rating_is_zero():
-    from ratings.models import display_rating
+def test_a_new_players_ordinal_is_zero_and_the_shown_rating_1500():
+    from ratings.models import display_rating, ordinal_rating
 
-    assert display_rating(*NEW) == 0
+    assert ordinal_rating(*NEW) == 0
+    assert display_rating(*NEW) == 1500
+
+
+def test_the_shown_rating_is_never_negative():
+    # The ordinal goes below 0 after early losses ("Rating -4"); the shown scale does not.
+    from ratings.models import display_rating, ordinal_rating
+
+    assert ordinal_rating(22.0, 8.0) == -2 and display_rating(22.0, 8.0) == 1460
+    assert display_rating(-100.0, 8.0) == 0
 
 
 def test_third_of_four_gains_less_than_two_sharing_the_win():

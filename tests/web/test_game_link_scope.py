@@ -89,6 +89,40 @@ def test_the_login_page_says_why_it_asks_again(game, bert):
     assert "opens that game only" in page
 
 
+def test_one_click_emails_the_sessions_own_address_a_sign_in_link_for_the_page(
+    game, bert, mailoutbox, django_capture_on_commit_callbacks
+):
+    client = Client()
+    enter(client, game, bert)
+    asked = client.get("/settings/", follow=True)
+    page = asked.content.decode()
+    assert "a sign-in for the whole site" in page and "Email me a sign-in link" in page
+    assert bert.email not in page  # whoever holds a forwarded game link
+    button = page[page.index("data-game-session") : page.index("Email me a sign-in link")]
+    assert 'name="next" value="/settings/"' in button  # no address typed: the page is kept
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = client.post(reverse("accounts:game-session-login"), {"next": "/settings/"})
+    assert sent.status_code == 200
+    shown = sent.content.decode()
+    assert "b***@example.com" in shown and bert.email not in shown
+    assert LoginLink.objects.filter(email=bert.email).count() == 1
+    [mail] = mailoutbox
+    assert mail.to == [bert.email]
+    # The link, opened in this browser, makes the session full and opens the page.
+    path = re.findall(rf"{re.escape(SITE)}(/accounts/login/[^/\s\"<]+/)", mail.body)[0]
+    assert client.post(path).url == "/settings/"
+    assert client.get("/settings/").status_code == 200
+
+
+def test_without_a_game_link_session_the_button_sends_nothing(bert):
+    client = Client()
+    answer = client.post(reverse("accounts:game-session-login"), {"next": "/settings/"})
+    assert answer.status_code == 302 and answer.url == reverse("accounts:login")
+    client.force_login(bert)  # a full session types its address on the form as ever
+    assert client.post(reverse("accounts:game-session-login")).status_code == 302
+    assert not LoginLink.objects.exists()
+
+
 def test_a_second_game_link_adds_its_game(game, other_game, bert):
     client = Client()
     enter(client, game, bert)

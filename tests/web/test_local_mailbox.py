@@ -122,6 +122,28 @@ def test_read_mailbox_decodes_several_emails_in_one_file(
     assert "=3D" not in emails[-1].body and "/accounts/login/" in emails[-1].body
 
 
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n"])
+def test_a_subject_folded_after_its_colon_reads_without_a_leading_space(tmp_path, newline):
+    # RFC 5322 folding: a line break before whitespace continues the header. A long first
+    # word (an encoded one, say) makes a mailer fold right after "Subject:".
+    lines = [
+        b"Subject:",
+        b" =?utf-8?q?Rattenscharf=3A_Du_bist_dran_in_deinem_Spiel_mit_Anna?=",
+        b"\tund Bert",
+        b"To:",
+        b" carla@example.com",
+        b"Date: Sat, 28 Nov 2026 22:00:00 +0000",
+        b"",
+        b"body",
+    ]
+    (tmp_path / "1.log").write_bytes(newline.join(lines) + newline)
+
+    [shown] = read_mailbox(tmp_path)
+
+    assert shown.subject == "Rattenscharf: Du bist dran in deinem Spiel mit Anna\tund Bert"
+    assert shown.to == "carla@example.com"
+
+
 # --- Only for a browser on this machine (`make run ADDR=0.0.0.0:8000` serves the network) ---
 
 

@@ -146,6 +146,22 @@ def test_r22_two_visible_rats_of_a_colour_are_marked_as_danger(anna, bert):
     assert 'data-rats="1"' in green and "danger" not in green[: green.index("</li>")]
 
 
+def test_r22_the_rat_count_says_how_many_show_and_where_a_player_loses(anna, bert):
+    # R22: the count is of the colour's visible rats; 3 at the end of one's own turn lose.
+    # It is no share of 3 ("6 of 3 rats visible"): the other colour may show more.
+    game = play(rattenscharf_game(anna, bert, first=GAME_R), [anna, bert], *EXAMPLE_5[:3])
+    running = page_of(signed_in(bert), game)
+    assert "2 rats visible (losing at 3)" in running and "1 rat visible (losing at 3)" in running
+    game = play(game, [anna, bert], *EXAMPLE_5[3:])
+    assert rs.view(game.load_state(), None)["result"]["reason"] == "rats"
+    ended = page_of(signed_in(bert), game)
+    counts = re.findall(r'data-rats="(\d+)">([^<]*)<', ended)
+    assert len(counts) == 2 and all(
+        text == (f"{rats} rat visible" if rats == "1" else f"{rats} rats visible")
+        for rats, text in counts
+    )
+
+
 def test_a_list_form_places_the_strip_and_comes_back_to_the_table(anna, bert):
     game = rattenscharf_game(anna, bert)
     client = signed_in(anna)
@@ -474,7 +490,7 @@ def test_a_bots_turn_says_the_bot_is_about_to_move_with_no_countdown(anna, bert)
     seat.user = None
     seat.save(update_fields=["user"])
     page = page_of(signed_in(anna), game)
-    assert "Turn 2: <strong>Calico Jack (careful bot)</strong> is about to move." in page
+    assert "Turn 2: <strong>Calico Jack · bot</strong> is about to move." in page
     assert "the turn ends" not in page
     # A person's turn keeps its deadline.
     seat.user, seat.bot = bert, ""

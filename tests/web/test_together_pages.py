@@ -267,7 +267,7 @@ def test_a_resignation_in_a_three_player_game_hands_the_seat_to_a_bot(game, anna
     response = post(anna, "games:resign", game, {"version": "0"})
     assert told(response) == ["You have resigned: a bot plays your seat to the end."]
     shown = page(anna, fresh(game))
-    assert "(resigned; a careful bot plays on)" in shown
+    assert "Anna · resigned" in shown and "Anna resigned; a careful bot plays on." in shown
     assert "Yes, resign" not in shown and "Take my seat back" not in shown
 
 
@@ -285,8 +285,13 @@ def test_play_again_opens_the_new_game_and_the_same_one_when_asked_again(duel, a
     again = post(anna, "games:rematch", duel)
     assert again.redirect_chain[-1][0] == table(new)
     assert Game.objects.count() == 2
+    # Once the rematch exists, My games and the old table link to it: no "Play again".
     my_games = signed_in(anna).get(reverse("games:my-games")).content.decode()
-    assert reverse("games:rematch", args=[duel.id]) in my_games
+    assert reverse("games:rematch", args=[duel.id]) not in my_games
+    assert f'<a href="{table(new)}" data-rematch>Go to the rematch</a>' in my_games
+    old_table = page(anna, fresh(duel))
+    assert reverse("games:rematch", args=[duel.id]) not in old_table
+    assert f'<a href="{table(new)}" data-rematch>Go to the rematch</a>' in old_table
 
 
 def test_play_again_is_refused_while_the_game_runs(duel, anna):

@@ -47,7 +47,7 @@ def test_the_host_sees_who_accepted_who_has_not_and_when_the_invitations_expire(
     assert lines[0] == "Anna (you) — accepted"
     assert lines[1] == "Bert — accepted"
     assert lines[2] == "carla — not answered yet"
-    assert lines[3].endswith("(careful bot) — accepted")
+    assert lines[3].endswith(" · bot — accepted")
     # 10:00 UTC is 11:00 in Berlin (CET), said as the table says its deadline.
     assert (
         "The invitations are open until Sunday 29 November, 11:00 CET: if not everyone has "

@@ -53,9 +53,9 @@ def test_a_move_posts_each_kind_its_shape(
     assert data["deadline"] == game.deadline.isoformat().replace("+00:00", "Z")
     assert data["table_url"] == f"https://piratz.example/games/{game.id}/"
     assert data["players"] == [
-        {"seat": 0, "name": "Anna"},
-        {"seat": 1, "name": "Bert"},
-        {"seat": 2, "name": "carla"},
+        {"seat": 0, "name": "Anna", "label": "Anna", "role": "player"},
+        {"seat": 1, "name": "Bert", "label": "Bert", "role": "player"},
+        {"seat": 2, "name": "carla", "label": "carla", "role": "player"},
     ]
     assert data["move"]["action"] == {"action": "reveal"}
     assert data["move"]["actor"] == "player"

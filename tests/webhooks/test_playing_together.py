@@ -33,4 +33,9 @@ def test_pause_resume_extend_and_resign_are_posted(game, anna, bert, receiver):
     assert posted[3][1]["move"]["action"] == {"action": "resign"}
     chat = WebhookDelivery.objects.filter(webhook__kind="discord").order_by("id")
     assert "paused the game" in chat[0].body["content"]
-    assert "Bert (resigned; a careful bot plays on) resigned." in chat[3].body["content"]
+    # The person's name where the sentence says what happened; the short label elsewhere.
+    assert "Bert resigned." in chat[3].body["content"]
+    assert "resigned resigned" not in chat[3].body["content"]
+    resigned = posted[3][1]["players"][1]
+    assert (resigned["label"], resigned["role"]) == ("Bert · resigned", "resigned")
+    assert resigned["name"] == "Bert (resigned; a careful bot plays on)"
