@@ -75,3 +75,31 @@ def test_the_replay_of_a_finished_game_explains_the_scoring(site, visitors):
     assert landed == f"{site.url}/games/{game.id}/"
     flows.step_through_the_replay(anna, game, arrows=3)
     anna.screenshot("replay-scoring-en")
+
+
+# The site's menu, the same on every page, in its order ("Rules" opens a list of games).
+MENU = ["My games", "Leaderboards", "Leagues", "Settings", "Rules"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_has_the_same_menu_and_reads_well_in_either_theme(site, visitors, scheme):
+    """The header's menu on each page a signed-in player reaches from it, on a phone in
+    the device's colour scheme: axe checks each page's contrast (conftest.Visitor), and
+    no page scrolls sideways."""
+    anna = visitors("Anna", viewport=PHONE)
+    anna.page.emulate_media(color_scheme=scheme)
+    flows.sign_in(anna, "anna@example.com")
+    nav = anna.page.get_by_role("navigation", name="Site")
+    for name in ("Leaderboards", "Leagues", "Settings", "My games"):
+        anna.click(nav.get_by_role("link", name=name, exact=True))
+        menu = nav.locator("a, summary").all_inner_texts()
+        assert [item.strip(" ▾") for item in menu[: len(MENU)]] == MENU, (anna.where, menu)
+        assert nav.locator("[aria-current=page]").inner_text() == name
+        anna.assert_no_horizontal_scroll()
+    nav.get_by_text("Rules", exact=True).click()  # opens without JavaScript (<details>)
+    anna.click(nav.get_by_role("link", name="Piratz", exact=True))
+    assert anna.where == f"{site.url}/rules/piratz/"
+    anna.assert_no_horizontal_scroll()
+    # The theme followed the device: the dark page colour (static/css/site.css) or not.
+    page_colour = anna.page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert (page_colour == "rgb(18, 22, 28)") == (scheme == "dark"), page_colour

@@ -1,7 +1,9 @@
 """The Piratz table as a board (issue 24): a running game's play area fits one screen at
 1280 x 800 (English and German), the row and the moves the first screen of a 390 x 844
-phone; the player passes by clicking the cards; a rat alert is a focused red banner. Every
-page is checked as conftest.Visitor says (console, CSP, axe, hidden information)."""
+phone; the player passes by clicking the cards; a rat alert is a focused red banner; the
+light is on the seat to move, in the light and the dark theme (issue 34); a live update's
+reveal and pass are animated unless the reader asks for reduced motion. Every page is
+checked as conftest.Visitor says (console, CSP, axe, hidden information)."""
 
 import pytest
 
@@ -173,3 +175,85 @@ def test_a_rat_alert_is_a_focused_banner_and_is_resolved_on_the_cards(site, visi
     assert confirm.count() == 0 or not confirm.is_visible()
     game.refresh_from_db()
     assert game.moves.last().action == {"action": "resolve_alarm", "keep": rats[0], "bury": bury}
+
+
+# The turn light: the seat to move glows (a box-shadow), the others do not.
+SEAT_LIGHTS = """nodes => nodes.map(n => [Number(n.dataset.seat), n.hasAttribute('data-turn-light'),
+                                    getComputedStyle(n).boxShadow !== 'none'])"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_light_is_on_the_seat_to_move_in_either_theme(site, visitors, mid_round_game, scheme):
+    anna = visitors("Anna", viewport=DESKTOP_800)
+    anna.page.emulate_media(color_scheme=scheme)
+    open_table(anna, "anna@example.com", mid_round_game, 0)
+    anna.check_accessibility(force=True)  # the contrast of this theme's colours
+    seats = anna.page.locator(".players [data-seat]").evaluate_all(SEAT_LIGHTS)
+    to_move = mid_round_game.load_state().current
+    assert seats == [[seat, seat == to_move, seat == to_move] for seat in range(3)], seats
+    page_colour = anna.page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert (page_colour == "rgb(18, 22, 28)") == (scheme == "dark"), page_colour
+    if scheme == "dark":
+        first_screen(anna, "table-en-desktop-dark")
+
+
+# A live update as static/js/table.js makes one: the row's first card passes to Anna's
+# collection and a new card comes up in the row; then "table:updated".
+LIVE_UPDATE = """() => {
+  const row = document.querySelector('[data-place="row"]');
+  const first = row.querySelector('li');
+  const collection = document.querySelector('.players [data-seat="0"] [data-place="collection"]');
+  const seat = document.querySelector('.players [data-seat="0"]');
+  collection.append(first);
+  seat.dataset.count = String(Number(seat.dataset.count) + 1);
+  const revealed = first.cloneNode(true);
+  revealed.querySelector('[data-card]').dataset.card = '999';
+  row.append(revealed);
+  document.dispatchEvent(new CustomEvent('table:updated', {detail: {before: 1, after: 2}}));
+  return document.getAnimations().length;
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_reveal_and_a_pass_are_animated_unless_motion_is_reduced(
+    site, visitors, mid_round_game, motion
+):
+    anna = visitors("Anna", viewport=DESKTOP_800)
+    anna.page.emulate_media(reduced_motion=motion)
+    open_table(anna, "anna@example.com", mid_round_game, 0)
+    assert anna.page.evaluate("document.getAnimations().length") == 0  # first load: still
+    animations = anna.page.evaluate(LIVE_UPDATE)
+    ghosts = anna.page.locator(".motion-ghost").count()
+    if motion == "reduce":
+        assert (animations, ghosts) == (0, 0)
+    else:
+        # The new card arrives, the passed one flies to Anna's seat, whose stacks bump.
+        assert animations >= 3 and ghosts == 1, (animations, ghosts)
+        # The flying card is gone once it has landed.
+        anna.page.locator(".motion-ghost").wait_for(state="detached", timeout=5_000)
+
+
+# Every element.animate() call, by the card (data-card) or class it moved.
+RECORD_ANIMATIONS = """() => {
+  window.__animated = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    window.__animated.push(this.dataset.card || this.getAttribute('class'));
+    return animate.apply(this, args);
+  };
+}"""
+
+
+def test_a_card_revealed_at_another_seat_comes_onto_the_row_live(site, visitors):
+    """End to end with the live table (static/js/table.js): Anna reveals; on Bert's open
+    page, without a reload, the new card is animated onto the row."""
+    anna_user = make_user("anna@example.com", display_name="Anna")
+    bert_user = make_user("bert@example.com", display_name="Bert")
+    game = start_game([anna_user, bert_user], seed=RAT_ALERT_SEED)
+    bert = visitors("Bert", viewport=DESKTOP_800)
+    open_table(bert, "bert@example.com", game, 1)
+    bert.page.evaluate(RECORD_ANIMATIONS)
+    game = flows.actions.do_play_move(game.id, anna_user, game.version, {"action": "reveal"})
+    revealed = piratz.view(game.load_state(), 1)["face_up"][-1]["id"]
+    bert.page.locator(f'[data-place="row"] [data-card="{revealed}"]').wait_for(timeout=5_000)
+    assert str(revealed) in bert.page.evaluate("window.__animated")
