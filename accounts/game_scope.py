@@ -25,6 +25,7 @@ GAME_PAGES = frozenset(
         "games:move",
         "games:take-back",
         "games:version",
+        "games:events",
         "games:replay",
         "games:verification",
         # Playing together at that table (games/views/together.py, talk/views.py). Not

@@ -20,16 +20,31 @@ class GamesConfig(AppConfig):
         # When the turn passes to a bot, its task is scheduled (after commit).
         events.move_applied.connect(bots.on_move_applied, dispatch_uid="bots.move_applied")
         events.game_started.connect(bots.on_game_started, dispatch_uid="bots.game_started")
+        # Every change reaches the table's live stream after commit (games.live).
+        # deferred: games.live imports the models, which load once the app registry is ready.
+        from games import live
+
+        live.connect_receivers()
         # A person's vacation or settings change moves the deadlines of the games waiting on
         # them (accounts sends it; it never imports games).
         turn_clock_changed.connect(
             deadlines.on_turn_clock_changed, dispatch_uid="deadlines.turn_clock_changed"
         )
-        # A person's export and erasure (issue 26): accounts asks through its registries.
+        # A person's export and erasure (issue 26): accounts asks through these signals.
+        # Games' erasure receiver connects first of all (games comes first of the apps
+        # above accounts in INSTALLED_APPS), and leagues' relies on running after it.
         # deferred: these import models, which load only once the app registry is ready.
         from accounts import erasure, personal_data
         from games import personal_data as games_data
         from games.actions import erasure as games_erasure
+        from games.actions import notes
 
-        personal_data.register_exporter("games.json", games_data.export_games)
-        erasure.register_eraser("games", games_erasure.erase_seats)
+        def export(sender, *, user, **kwargs):
+            return {"games.json": games_data.export_games(user)}
+
+        def erase(sender, *, user, now, **kwargs):
+            games_erasure.erase_seats(user, now)
+            notes.erase_notes(user)  # private notes (issue 34) go with the account
+
+        personal_data.export_asked.connect(export, weak=False, dispatch_uid="games.export_asked")
+        erasure.erasing_account.connect(erase, weak=False, dispatch_uid="games.erasing_account")

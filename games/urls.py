@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import fairness, lobby, players, rules, table, together
+from games.views import fairness, live, lobby, notes, players, rules, table, together
 
 app_name = "games"
 
@@ -17,7 +17,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/", table.game_page, name="game"),
     path("games/<uuid:game_id>/move/", table.play_move, name="move"),
     path("games/<uuid:game_id>/take-back/", table.take_back_seat, name="take-back"),
+    # The table's "My notes" form: the reader's private notes (games/views/notes.py).
+    path("games/<uuid:game_id>/notes/", notes.save_notes, name="notes"),
     path("games/<uuid:game_id>/version/", table.game_version, name="version"),
+    # The table's live stream (server-sent events; served by the ASGI process in
+    # production: docs/operating.md "The table stream").
+    path("games/<uuid:game_id>/events", live.game_events, name="events"),
     path("games/<uuid:game_id>/enter/<str:token>/", table.game_entry, name="enter"),
     # Playing together (games/views/together.py): the table's forms post here.
     path("games/<uuid:game_id>/resign/", together.resign, name="resign"),

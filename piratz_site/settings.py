@@ -621,6 +621,36 @@ CACHES = {
     }
 }
 
+# The table stream (games.live, games.views.live; docs/operating.md "The table stream"):
+# news of a game reaches the streams of every ASGI process through Channels' Redis layer,
+# on the cache's Redis unless CHANNEL_LAYER_URL names another. Without Redis (`make run`)
+# there is no layer, and each stream reads its game's version every TABLE_STREAM_POLL_SECONDS.
+_CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", "") or env.str("CACHE_URL", "")
+CHANNEL_LAYERS = (
+    {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    env.url("CHANNEL_LAYER_URL", _CHANNEL_LAYER_URL, schemes=("redis", "rediss"))
+                ],
+                "prefix": "piratz-live",
+            },
+        }
+    }
+    if _CHANNEL_LAYER_URL
+    else {}
+)
+TABLE_STREAM_POLL_SECONDS = env.int("TABLE_STREAM_POLL_SECONDS", 1, min_value=1)
+# A comment line this often keeps proxies from closing an idle stream and tells the server
+# that a reader has gone; it also renews the reader's presence, so below LIVE_SECONDS.
+TABLE_STREAM_KEEPALIVE_SECONDS = env.int("TABLE_STREAM_KEEPALIVE_SECONDS", 20, min_value=1)
+if TABLE_STREAM_KEEPALIVE_SECONDS >= LIVE_SECONDS:
+    raise ImproperlyConfigured(
+        f"TABLE_STREAM_KEEPALIVE_SECONDS={TABLE_STREAM_KEEPALIVE_SECONDS} must be below "
+        f"LIVE_SECONDS={LIVE_SECONDS}: each keepalive renews the reader's presence."
+    )
+
 # Every handler carries the "redact" filter: no URL token, API key or readable address
 # reaches a log line (core/redaction.py). Django's own defaults are replaced, not
 # added to: its "console" handler on the "django" logger printed each django.* line a

@@ -2,6 +2,8 @@
 
 from django.apps import AppConfig
 
+from talk import events
+
 
 class TalkConfig(AppConfig):
     name = "talk"
@@ -22,9 +24,21 @@ class TalkConfig(AppConfig):
             return messages_since(game, since, exclude_seat, limit)
 
         table_talk.talk_asked.connect(read_talk, weak=False, dispatch_uid="talk.talk_asked")
-        # A person's data export (issue 26): accounts asks through its registry.
+        # A message reaches the table's live stream after commit (games.live), with the
+        # game's version as it is: talk does not change it.
+        # deferred: games.live imports the models, which load once the app registry is ready.
+        from games import live
+
+        def tell_the_table(sender, *, message, **kwargs):
+            live.announce_on_commit(message.game, live.TALK)
+
+        events.message_posted.connect(tell_the_table, weak=False, dispatch_uid="talk.live")
+        # A person's data export (issue 26): accounts asks through this signal.
         # deferred: these import models, which load once the app registry is ready.
         from accounts import personal_data
         from talk.personal_data import export_messages
 
-        personal_data.register_exporter("messages.json", export_messages)
+        def export(sender, *, user, **kwargs):
+            return {"messages.json": export_messages(user)}
+
+        personal_data.export_asked.connect(export, weak=False, dispatch_uid="talk.export_asked")

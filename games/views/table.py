@@ -1,5 +1,6 @@
 """Pages players reach from their email: the home page, invitations, the game table (its
-move forms and live-refresh version) and its signed link."""
+move forms and the version its page polls when the live stream is broken) and its signed
+link."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -150,6 +151,8 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         "game": game,
         "seats": seats,
         "player_names": ", ".join(s.public_name for s in seats),
+        # What the short labels' words mean ("· bot"), once: the waiting page's legend.
+        "seat_notes": [note for s in seats if (note := seat_names.seat_note(s))],
         "game_name": game.rules.NAME,
         "reader_seat": seat,
         "table": table.table_context(game, seat, zone),
@@ -172,8 +175,8 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-# How often an open table asks whether the game moved on (static/js/table.js): a few
-# seconds feels live to someone watching, and the answer is one indexed query.
+# How often an open table asks whether the game moved on while its live stream is broken
+# (static/js/table.js, games.views.live): the answer is one indexed query.
 REFRESH_EVERY_SECONDS = 5
 
 
@@ -245,7 +248,8 @@ def _refusal_message(refused: actions.ServiceError) -> str:
 @never_cache
 @require_http_methods(["GET", "HEAD"])
 def game_version(request: HttpRequest, game_id) -> JsonResponse:
-    """``{"version": n, "status": "active"}`` for an open table's live refresh (static/js/table.js).
+    """``{"version": n, "status": "active"}`` for an open table whose live stream is broken
+    (static/js/table.js polls it then; ``games.views.live`` is the stream).
 
     One indexed query (the reader's seat joined to its game; staff without a seat: the
     game's primary key), never cached. The same access as the table: 404 for outsiders

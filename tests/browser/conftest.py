@@ -159,6 +159,12 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 CSP_MARK = "Content Security Policy"
 
+# True once the table page shows the given version and status (its table's root).
+SHOWS_VERSION = """
+([version, status]) => document.querySelector(
+  `.game-table[data-version="${version}"][data-status="${status}"]`) !== null
+"""
+
 
 class Visitor:
     """One person at their own browser: cookies, language and screen size of their own.
@@ -230,10 +236,13 @@ class Visitor:
         self.check_page()
 
     def live_refresh(self) -> None:
-        """Fire the page's held periodic timers once (as if their seconds had passed) and
-        wait for the reload that the table's version poll starts when the game moved on."""
-        with self.page.expect_navigation():
-            assert self.page.evaluate("window.__fireHeldTimers()"), "no poll on this page"
+        """Wait until the table page shows its game as it is now: the live table's stream
+        brings the news by itself (static/js/table.js swaps the table in place); the held
+        periodic timers (the version poll standing in for a broken stream) fire once too."""
+        self.page.evaluate("window.__fireHeldTimers()")
+        url = self.page.locator(".game-table[data-version-url]").get_attribute("data-version-url")
+        now = self.page.request.get(url).json()  # the game as it is (this visitor's cookies)
+        self.page.wait_for_function(SHOWS_VERSION, arg=[str(now["version"]), now["status"]])
         self.check_page()
 
     def reload(self) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from core.redaction import redact_text
-from games import fairness
+from games import events, fairness
 from games.kinds.piratz import rules as piratz
 from games.models import Game
 from games.movelog import public_log
@@ -111,10 +111,17 @@ class HiddenInformationScan:
         self.seat = seat
         self.snapshots: dict[int, Snapshot] = {}
         self.scanned = 0
+        # Every version as it is written (in the server's thread, inside the move's
+        # transaction): the live table fetches pages that are scanned a few moves later.
+        events.move_applied.connect(self._on_move)
 
-    def snapshot(self) -> tuple[int, Snapshot | None]:
+    def _on_move(self, sender, *, game: Game, **kwargs) -> None:
+        if game.id == self.game_id:
+            self.snapshot(game)
+
+    def snapshot(self, game: Game | None = None) -> tuple[int, Snapshot | None]:
         """The current version's snapshot (taken now, and kept for later bodies)."""
-        game = Game.objects.get(id=self.game_id)
+        game = game or Game.objects.get(id=self.game_id)
         if game.state is None:
             return game.version, None
         if game.version not in self.snapshots:
@@ -188,9 +195,14 @@ class PileOrderScan:
         self.game_id = game_id
         self.piles: dict[int, list[int]] = {}
         self.scanned = 0
+        events.move_applied.connect(self._on_move)  # as HiddenInformationScan's
 
-    def pile(self) -> tuple[int, list[int] | None]:
-        game = Game.objects.get(id=self.game_id)
+    def _on_move(self, sender, *, game: Game, **kwargs) -> None:
+        if game.id == self.game_id:
+            self.pile(game)
+
+    def pile(self, game: Game | None = None) -> tuple[int, list[int] | None]:
+        game = game or Game.objects.get(id=self.game_id)
         if game.state is None:
             return game.version, None
         if game.version not in self.piles:

@@ -1,0 +1,169 @@
+"""What the table stream is told: news of a game, published after commit to its streams.
+
+A table's stream (``games.views.live``) carries no game state: only that the table changed
+(the game's version and status, and what kind of change) and which seats are at it, so a
+page fetches itself again as a reload would. The news goes out one of two ways:
+
+- With a channel layer (``settings.CHANNEL_LAYERS``: Redis in production), ``announce``
+  hands the news to one sender thread of this process, which ``group_send``s it to the
+  game's group; every stream of the game, in whichever ASGI process, receives it. The
+  caller (a move's ``on_commit``) only puts it in a queue: the move path never waits on
+  Redis, and a Redis outage loses news (the pages catch up from the version on reconnect)
+  but never a move.
+- Without one (``make run``, the tests), each stream reads the game's version and status
+  once every ``TABLE_STREAM_POLL_SECONDS`` itself, so a move committed by the Celery worker
+  still shows; the news a version does not tell (talk, the clock) is a cache key the
+  stream reads beside it. Moves then cost nothing at all here.
+
+Docs: docs/decisions/0007-live-table-stream.md, docs/operating.md ("The table stream").
+"""
+
+import asyncio
+import logging
+import os
+import queue
+import threading
+import time
+import uuid
+from functools import partial
+
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import transaction
+
+from games import events
+from games.models import Game
+
+logger = logging.getLogger(__name__)
+
+# What a table event says changed (its ``what``): the contract of docs/decisions/0007.
+MOVE, TALK, CLOCK, STARTED, ENDED = "move", "talk", "clock", "started", "ended"
+# The first event of every stream: the table as it is at connect (the catch-up).
+CONNECT = "connect"
+# The group message types (``type`` of a channel layer message).
+TABLE_NEWS = "table.news"
+PRESENCE_NEWS = "table.presence"
+# How many times, and how far apart, the sender tries a group_send Redis refused.
+SEND_ATTEMPTS = 3
+SEND_RETRY_SECONDS = 1.0
+
+
+def group_name(game_id) -> str:
+    """The channel layer group of one game's streams (letters, digits, ``-``, ``.``)."""
+    return f"table.{game_id}"
+
+
+def news_key(game_id) -> str:
+    """The cache key that tells polling streams of news a version does not show."""
+    return f"table-news:{game_id}"
+
+
+def has_cross_process_layer() -> bool:
+    """Whether news reaches streams through a channel layer (else they poll the version)."""
+    return get_channel_layer() is not None
+
+
+def announce(game_id, version: int, status: str, what: str) -> None:
+    """Tell the streams of game ``game_id`` that its table changed: one cheap call, made
+    after commit (``announce_on_commit``). Never raises and never waits on the network."""
+    if has_cross_process_layer():
+        _sender().put(
+            (
+                group_name(game_id),
+                {"type": TABLE_NEWS, "version": version, "status": status, "what": what},
+            )
+        )
+    elif what in (TALK, CLOCK):
+        # A polling stream sees moves, starts and ends in the version and status; this
+        # key carries the rest. A fresh token each time: two talks in one second differ.
+        cache.set(news_key(game_id), f"{what}:{uuid.uuid4().hex}", timeout=3600)
+
+
+def announce_presence(game_id) -> None:
+    """Tell the streams of game ``game_id`` that someone arrived or left (each re-reads
+    ``games.presence``). A polling stream re-reads presence on its own: nothing to send."""
+    if has_cross_process_layer():
+        _sender().put((group_name(game_id), {"type": PRESENCE_NEWS}))
+
+
+def announce_on_commit(game: Game, what: str) -> None:
+    """``announce`` the game as it is now, once the current transaction commits."""
+    transaction.on_commit(partial(announce, game.id, game.version, game.status, what))
+
+
+# --- receivers of games.events (connected in games.apps) ---------------------------------
+
+
+def on_move_applied(sender, *, game: Game, **kwargs) -> None:
+    announce_on_commit(game, MOVE)
+
+
+def on_game_started(sender, *, game: Game, **kwargs) -> None:
+    announce_on_commit(game, STARTED)
+
+
+def on_game_ended(sender, *, game: Game, **kwargs) -> None:
+    announce_on_commit(game, ENDED)
+
+
+def on_clock_changed(sender, *, game: Game, **kwargs) -> None:
+    announce_on_commit(game, CLOCK)
+
+
+def connect_receivers() -> None:
+    """Connect the stream's news to ``games.events`` (from ``GamesConfig.ready``)."""
+    for signal, receiver in (
+        (events.move_applied, on_move_applied),
+        (events.game_started, on_game_started),
+        (events.game_ended, on_game_ended),
+        (events.clock_changed, on_clock_changed),
+    ):
+        signal.connect(receiver, dispatch_uid=f"live.{receiver.__name__}")
+
+
+# --- the sender thread -------------------------------------------------------------------
+
+
+class _Sender:
+    """One daemon thread per process with its own event loop: ``group_send``s what
+    ``put`` queues, in order, retrying a refused send a few times. One loop keeps the
+    layer's Redis connections open between sends (a loop per call would open new ones)."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        thread = threading.Thread(target=self._run, name="table-news", daemon=True)
+        thread.start()
+
+    def put(self, item) -> None:
+        self.queue.put(item)
+
+    def _run(self) -> None:
+        # A plain blocking get, not an executor's: a daemon thread waiting here never holds
+        # up the process's exit (an executor's worker thread would be joined at exit).
+        loop = asyncio.new_event_loop()
+        layer = get_channel_layer()
+        while True:
+            group, message = self.queue.get()
+            for attempt in range(1, SEND_ATTEMPTS + 1):
+                try:
+                    loop.run_until_complete(layer.group_send(group, message))
+                    break
+                except Exception:  # Redis away: the pages catch up when their streams reconnect
+                    if attempt == SEND_ATTEMPTS:
+                        logger.warning("table news to %s not sent", group, exc_info=True)
+                    else:
+                        time.sleep(SEND_RETRY_SECONDS)
+
+
+_sender_lock = threading.Lock()
+_the_sender: _Sender | None = None
+
+
+def _sender() -> _Sender:
+    """This process's sender, started on first use (again in a forked Celery child)."""
+    global _the_sender
+    with _sender_lock:
+        if _the_sender is None or _the_sender.pid != os.getpid():
+            _the_sender = _Sender()
+        return _the_sender
