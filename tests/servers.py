@@ -126,12 +126,22 @@ class Gunicorn:
         self.log.seek(0)
         return self.log.read()[-3000:]
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 15) -> None:
+        """Graceful shutdown (SIGTERM), then SIGKILL after ``grace`` seconds."""
+        self.terminate()
+        self.finish(time.monotonic() + grace)
+
+    def terminate(self) -> None:
+        """Begin gunicorn's graceful shutdown (SIGTERM)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+
+    def finish(self, deadline: float) -> None:
+        """Wait for a begun shutdown until ``deadline`` (monotonic), then SIGKILL the group."""
         if self.process is None or self.process.poll() is not None:
             return
-        self.process.terminate()  # SIGTERM: gunicorn's graceful shutdown
         try:
-            self.process.wait(timeout=15)
+            self.process.wait(timeout=max(deadline - time.monotonic(), 0))
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=5)

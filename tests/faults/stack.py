@@ -19,10 +19,12 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 from notifications.models import OutboundEmail
-from tests.processes import CeleryProcess, SmtpSink, service_env
+from tests.processes import CeleryProcess, SmtpSink, service_env, stop_together
 from tests.servers import HOST, ROOT, Gunicorn, RedisServer
 
 REQUEST_TIMEOUT = 30
+# A stack at its end: seconds for its processes to shut down warmly before they are killed.
+STOP_GRACE_SECONDS = 3
 
 
 @dataclass
@@ -209,9 +211,9 @@ class Stack:
         self.sinks.append(SmtpSink(self.smtp_port).start())
 
     def stop(self) -> None:
-        self.web.stop()
-        for process in self.processes:
-            process.stop()
+        """Stop every part at once: no test looks at the stack after this, so a part that
+        does not finish its shutdown within a few seconds is killed rather than waited for."""
+        stop_together([self.web, *self.processes], grace=STOP_GRACE_SECONDS)
         self.redis.stop()
         for sink in self.sinks:
             with contextlib.suppress(AssertionError, RuntimeError, AttributeError):

@@ -17,8 +17,8 @@ from notifications.models import OutboundEmail
 from tests.faults.stack import Status
 from tests.servers import wait_until
 
-GAMES = 4
-MOVES_PER_GAME = 6
+GAMES = 3
+MOVES_PER_GAME = 4
 
 
 @pytest.mark.parametrize("counters", ["database", "redis"])

@@ -1,4 +1,4 @@
-"""A webhook endpoint answering a byte every half second while games are played.
+"""A webhook endpoint answering a byte every quarter second while games are played.
 
 Two games post their moves to a tarpit on 127.0.0.1 (``tests.webhooks.tarpit``). The stack
 runs as production is documented to: a worker for the default queue (email, sweeps, bots),
@@ -23,7 +23,7 @@ from webhooks.models import WebhookDelivery
 
 WEBHOOK_GAMES = 2
 MOVES_PER_GAME = 3
-TOTAL_TIMEOUT = 4  # seconds per post, all of it (each byte comes well within a read's 10 s)
+TOTAL_TIMEOUT = 2  # seconds per post, all of it (each byte comes well within a read's 10 s)
 EMAIL_BOUND = 10  # seconds from an email's row to its sending, hanging posts or not
 
 
@@ -41,7 +41,7 @@ def test_a_trickling_webhook_endpoint_holds_neither_email_nor_sweeps(
     stack, table_of, two_player_games, anna, bert, settings, tmp_path
 ):
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = True  # this process adds the webhooks
-    tarpit = Tarpit(interval=0.5, hang_up_after=120)
+    tarpit = Tarpit(interval=0.25, hang_up_after=120)
     try:
         game_ids = two_player_games(WEBHOOK_GAMES)
         for game_id in game_ids:

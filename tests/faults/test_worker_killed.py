@@ -1,6 +1,6 @@
 """A Celery worker SIGKILLed in the middle of a sweep over many due games.
 
-Hundreds of games are past their deadline and a hundred more are due a turn reminder. The
+Eighty games are past their deadline and twenty more are due a turn reminder. The
 worker (and its pool) is killed at the worst moment: one game's transaction has written
 its move but not committed. A new worker takes over; every timeout is played exactly once
 and every reminder sent at most once, each email delivered once (the emails a killed worker
@@ -24,8 +24,8 @@ from tests.games.test_exactly_once import (
 )
 from tests.servers import wait_until
 
-OVERDUE = 120
-DUE_A_REMINDER = 40
+OVERDUE = 80
+DUE_A_REMINDER = 20
 
 
 def test_a_worker_killed_mid_sweep_plays_each_timeout_once_and_reminds_at_most_once(

@@ -19,7 +19,14 @@ from games.models import Game, Move
 from notifications.models import SENDING_TIMEOUT, OutboundEmail
 from notifications.outbox import requeue_stuck_emails
 from tests.factories import start_game
-from tests.processes import CeleryProcess, SmtpSink, clone_games, service_env, wait_until
+from tests.processes import (
+    CeleryProcess,
+    SmtpSink,
+    clone_games,
+    service_env,
+    stop_together,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -50,8 +57,7 @@ def machinery(redis_url, tmp_path):
     try:
         yield SimpleNamespace(start=start, sink=sink)
     finally:
-        for process in started:
-            process.stop()
+        stop_together(started, grace=3)
         sink.stop()
         broker.flushdb()
 
@@ -101,8 +107,8 @@ def test_two_workers_and_two_beats_play_each_timeout_once_and_send_each_email_on
 ):
     # The clones count as games Anna created and invitations she sent today.
     settings.GAMES_PER_USER_PER_DAY = settings.INVITATIONS_PER_USER_PER_DAY = 1000
-    game_ids = overdue_games(anna, bert, 100)
-    reminded_ids = games_due_a_reminder(anna, bert, 60)
+    game_ids = overdue_games(anna, bert, 50)
+    reminded_ids = games_due_a_reminder(anna, bert, 30)
     since = timezone.now()
     processes = [
         machinery.start("worker", "w1"),
@@ -137,8 +143,7 @@ def test_two_workers_and_two_beats_play_each_timeout_once_and_send_each_email_on
         15,
         "three more sweeps from each beat",
     )
-    for process in processes:
-        process.stop()
+    stop_together(processes, grace=20)  # warm: the asserts below read what they left
 
     assert moves_per_game(game_ids) == dict.fromkeys(game_ids, 1)
     assert set(Game.objects.filter(id__in=game_ids).values_list("version", flat=True)) == {1}
@@ -159,7 +164,7 @@ def test_two_workers_and_two_beats_play_each_timeout_once_and_send_each_email_on
 
 
 def test_a_worker_killed_mid_sweep_loses_nothing_and_doubles_nothing(machinery, anna, bert):
-    game_ids = overdue_games(anna, bert, 200)
+    game_ids = overdue_games(anna, bert, 80)
     since = timezone.now()
     beat = machinery.start("beat", "b1")
     worker = machinery.start("worker", "w1", concurrency=1)
