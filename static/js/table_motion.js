@@ -79,6 +79,9 @@
     for (const node of [ghost, ...ghost.querySelectorAll("*")]) {
       for (const name of ["data-card", "aria-label", "title", "id"]) node.removeAttribute(name);
     }
+    // Nor its written number and name (an SVG card's <text> and <title>): a card the row
+    // lost to the discard pile is hidden in a blind game (P23), picture aside.
+    for (const words of ghost.querySelectorAll("title, text")) words.remove();
     ghost.style.left = `${before.box.left}px`;
     ghost.style.top = `${before.box.top}px`;
     ghost.style.width = `${before.box.width}px`;
