@@ -77,6 +77,7 @@
     if (!force && held()) { showDeferred(true); return; }
     if (fetching) { again = true; return; }
     fetching = true;
+    refreshing(true);
     var url = window.location.href.split("#")[0];
     fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
       .then(function (response) {
@@ -87,8 +88,16 @@
       .catch(function () { window.location.reload(); })
       .then(function () {
         fetching = false;
-        if (again) { again = false; refresh(false); }
+        if (again) { again = false; refresh(false); } else if (!loading) { refreshing(false); }
       });
+  }
+
+  // While a fetch or the scripts of a swapped-in table are under way, the root element
+  // carries data-table-refreshing: the table is not settled yet (its board scripts may
+  // still rebuild its forms). Browser tests wait for it to go (tests/browser/conftest.py).
+  var loading = 0;
+  function refreshing(on) {
+    document.documentElement.toggleAttribute("data-table-refreshing", on);
   }
 
   function swap(fetched) {
@@ -120,6 +129,11 @@
       var script = document.createElement("script");
       script.src = inert.src;
       script.async = false;
+      loading += 1;
+      script.onload = script.onerror = function () {
+        loading -= 1;
+        if (!loading && !fetching) refreshing(false);
+      };
       inert.replaceWith(script);
     });
   }

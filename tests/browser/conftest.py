@@ -160,9 +160,12 @@ document.addEventListener("securitypolicyviolation", (event) => {
 CSP_MARK = "Content Security Policy"
 
 # True once the table page shows the given version and status (its table's root).
+# The table shows the game at this version and status, and is settled: no live refresh is
+# fetching it or running its board scripts again (static/js/table.js).
 SHOWS_VERSION = """
 ([version, status]) => document.querySelector(
   `.game-table[data-version="${version}"][data-status="${status}"]`) !== null
+  && !document.documentElement.hasAttribute("data-table-refreshing")
 """
 
 
