@@ -107,6 +107,9 @@
     var before = shown.version;
     fresh = document.adoptNode(fresh);
     old.replaceWith(fresh);
+    // The messages of the last click were about the table before: they go with it (in a
+    // blind game an old move's message must not outlive the player's memory of it, P23).
+    document.querySelectorAll(".messages").forEach(function (said) { said.remove(); });
     rerunScripts(fresh);
     showDeferred(false);
     var now = fresh.querySelector(".game-table[data-version]");

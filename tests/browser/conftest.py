@@ -263,6 +263,11 @@ class Visitor:
     def check_page(self) -> None:
         """The page just loaded: console clean, accessible, nothing secret received."""
         self.page.wait_for_load_state("load")
+        # A live refresh under way (static/js/table.js) is waited for: the page is read
+        # as it settles, not halfway through a swap.
+        self.page.wait_for_function(
+            "() => !document.documentElement.hasAttribute('data-table-refreshing')"
+        )
         errors, self.console_errors = self.console_errors, []
         assert not errors, redact_text(f"{self.name}: console errors on {self.where}: {errors}")
         self.assert_no_csp_violation()

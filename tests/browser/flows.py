@@ -60,8 +60,15 @@ def enter_game(visitor: Visitor, email: str, game_id) -> None:
 # --- The table ---------------------------------------------------------------------------
 
 
+# No live refresh under way: the table's fetch and its board scripts run again after a
+# swap have ended (static/js/table.js), so what the page shows stays put while it is read.
+SETTLED = "() => !document.documentElement.hasAttribute('data-table-refreshing')"
+
+
 def table_version(visitor: Visitor) -> int:
-    """The version of the game the page shows (the table root's ``data-version``)."""
+    """The version of the game the page shows (the table root's ``data-version``), once
+    the page has settled."""
+    visitor.page.wait_for_function(SETTLED)
     root = visitor.page.locator("[data-version]")
     assert root.count(), f"{visitor.name}: no table (data-version) on {visitor.where}"
     return int(root.first.get_attribute("data-version"))

@@ -92,6 +92,9 @@ def test_two_players_play_a_whole_game_from_the_invitation_email(site, visitors)
     # A move from a tab showing an older table is refused with a message, on the table.
     rng = random.Random(8)
     stale_tab = anna.second_tab()
+    # A tab whose live stream is gone (a laptop woken from sleep) stays as it was opened
+    # (its version poll is held, as in every test).
+    stale_tab.page.route("**/games/*/events", lambda route: route.fulfill(status=204))
     stale_tab.open(f"/games/{game.id}/")
     flows.play(anna, "reveal", rng)
     flows.play(stale_tab, "reveal", rng)
