@@ -160,8 +160,10 @@ document.addEventListener("securitypolicyviolation", (event) => {
 CSP_MARK = "Content Security Policy"
 
 # True once the table page shows the given version and status (its table's root).
-# The table shows the game at this version and status, and is settled: no live refresh is
-# fetching it or running its board scripts again (static/js/table.js).
+# No live refresh under way: the table's fetch and the board scripts run again after a
+# swap have ended (static/js/table.js), so what the page shows stays put while it is read.
+SETTLED = "() => !document.documentElement.hasAttribute('data-table-refreshing')"
+# The table shows the game at this version and status, and is settled.
 SHOWS_VERSION = """
 ([version, status]) => document.querySelector(
   `.game-table[data-version="${version}"][data-status="${status}"]`) !== null
@@ -265,9 +267,7 @@ class Visitor:
         self.page.wait_for_load_state("load")
         # A live refresh under way (static/js/table.js) is waited for: the page is read
         # as it settles, not halfway through a swap.
-        self.page.wait_for_function(
-            "() => !document.documentElement.hasAttribute('data-table-refreshing')"
-        )
+        self.page.wait_for_function(SETTLED)
         errors, self.console_errors = self.console_errors, []
         assert not errors, redact_text(f"{self.name}: console errors on {self.where}: {errors}")
         self.assert_no_csp_violation()

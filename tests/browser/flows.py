@@ -7,7 +7,7 @@ import re
 from games import actions
 from games.kinds.piratz import rules as piratz
 from games.models import Game, GameStatus
-from tests.browser.conftest import Visitor, a_game_id
+from tests.browser.conftest import SETTLED, Visitor, a_game_id
 
 INVITATION_LINK = r"/invitations/[^/\s]+/"
 LOGIN_LINK = r"/accounts/login/[^/\s]+/"
@@ -58,11 +58,6 @@ def enter_game(visitor: Visitor, email: str, game_id) -> None:
 
 
 # --- The table ---------------------------------------------------------------------------
-
-
-# No live refresh under way: the table's fetch and its board scripts run again after a
-# swap have ended (static/js/table.js), so what the page shows stays put while it is read.
-SETTLED = "() => !document.documentElement.hasAttribute('data-table-refreshing')"
 
 
 def table_version(visitor: Visitor) -> int:
