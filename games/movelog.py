@@ -5,7 +5,14 @@ from collections.abc import Sequence
 from games.describe.common import RESIGN, is_resignation
 from games.models import Game, GameStatus, Move
 
-__all__ = ["RESIGN", "first_full_entry", "is_resignation", "log_to_describe", "public_log"]
+__all__ = [
+    "RESIGN",
+    "first_full_entry",
+    "is_resignation",
+    "log_to_describe",
+    "moves_at_version",
+    "public_log",
+]
 
 
 def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None = None) -> list:
@@ -29,7 +36,7 @@ def public_log(game: Game, viewer_seat: int | None, moves: Sequence[Move] | None
     recap and the pages all call it, so none of them can show more than the ruling allows.
     """
     if moves is None:
-        moves = list(Move.objects.filter(game=game).order_by("number"))
+        moves = moves_at_version(game)
     first_full = first_full_entry(game, viewer_seat, moves)
     rules = game.rules
     return [move.public_entry(rules, reduced=move.number < first_full) for move in moves]
@@ -40,11 +47,18 @@ def log_to_describe(game: Game, viewer_seat: int | None, moves: Sequence[Move] |
     words of pages and emails only (``games.describe``): a moderator's forced automatic
     move is told apart from one the deadline brought. Never the API's log."""
     if moves is None:
-        moves = list(Move.objects.filter(game=game).order_by("number"))
+        moves = moves_at_version(game)
     return [
         {**entry, "actor": move.actor}
         for entry, move in zip(public_log(game, viewer_seat, moves), moves, strict=True)
     ]
+
+
+def moves_at_version(game: Game) -> list[Move]:
+    """The moves of ``game`` up to its loaded ``version``, in order: a page or answer built
+    from this ``game`` tells the log as of the table it shows, even when a later move
+    commits while it is being built (no request holds a snapshot of the database)."""
+    return list(Move.objects.filter(game=game, number__lte=game.version).order_by("number"))
 
 
 def first_full_entry(game: Game, viewer_seat: int | None, moves: Sequence[Move]) -> int:

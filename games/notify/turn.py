@@ -12,8 +12,8 @@ from games import presence
 from games.catalogue import spec_for
 from games.clocks import bank_words
 from games.describe import Names, words_for
-from games.models import Game, GameStatus, Move, turn_delay
-from games.movelog import log_to_describe
+from games.models import Game, GameStatus, turn_delay
+from games.movelog import log_to_describe, moves_at_version
 from games.notify import common
 from games.notify.recipient import recipient_for
 from games.reply_tokens import reply_address
@@ -179,7 +179,7 @@ def recap(game: Game, seat: int) -> list[str]:
     place and scoring and the strips drawn (Rattenscharf).
     """
     # Up to the game's version: a turn email composed later shows its turn, not the next.
-    moves = list(Move.objects.filter(game=game, number__lte=game.version).order_by("number"))
+    moves = moves_at_version(game)
     entries = log_to_describe(game, seat, moves)
     last_own = max((e["number"] for e in entries if e["seat"] == seat), default=0)
     rounds = {move.number: move.round for move in moves}

@@ -22,7 +22,7 @@ from games import actions, bots, clocks, describe, players, queries, seat_names
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
 from games.models import Game, GameStatus
-from games.movelog import log_to_describe
+from games.movelog import log_to_describe, moves_at_version
 from games.replay import ReplayRequest, any_game_page
 
 # More than anyone plays at once; older finished games stay reachable by their links.
@@ -448,7 +448,7 @@ def replay(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
     if now is None:
         return render(request, "games/replay_base.html", {**context, "frame": None})
     context["zone"] = settings_for(request.user).zone.key
-    moves = list(game.moves.order_by("number"))
+    moves = moves_at_version(game)
     replay = ReplayRequest(
         game=game,
         seat=seat,

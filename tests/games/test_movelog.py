@@ -6,7 +6,7 @@ from games import actions
 from games.kinds.piratz import rules as piratz
 from games.models import Game
 from games.movelog import public_log
-from tests.factories import start_game
+from tests.factories import play_toy_moves, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +98,14 @@ def test_the_caller_may_pass_the_moves_it_has(four_moves, django_assert_num_quer
     expected = public_log(game, 0)
     with django_assert_num_queries(0):
         assert public_log(game, 0, moves) == expected
+
+
+def test_a_log_tells_the_game_as_of_its_loaded_version(toy_game, anna, bert):
+    """A page or answer that loaded the game at version 1 tells one entry even when a later
+    move commits while it is built: the log never runs ahead of the table beside it (a blind
+    table at version N must not name a card of move N+1)."""
+    game = play_toy_moves(toy_game, [anna, bert], [5])
+    loaded = Game.objects.get(id=game.id)
+    play_toy_moves(game, [anna, bert], [1])  # a later move commits meanwhile
+    assert [entry["number"] for entry in public_log(loaded, 0)] == [1]
+    assert [entry["number"] for entry in public_log(Game.objects.get(id=game.id), 0)] == [1, 2]

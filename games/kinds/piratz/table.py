@@ -18,7 +18,7 @@ from games.kinds.piratz.replay import explain_scoring, initial_cubes
 from games.kinds.piratz.rules import TREASURES, State
 from games.kinds.piratz.rules import result as score
 from games.models import Game
-from games.movelog import log_to_describe
+from games.movelog import log_to_describe, moves_at_version
 from games.table import basic_context
 
 # The move log shows this many of its newest lines (more if more came since the reader's
@@ -192,7 +192,7 @@ def log_lines(game: Game, seat: int | None, names: Names) -> dict:
     reader's own last move before the others' latest one (so while the reader is in the
     middle of a turn, the recap stays the one their turn began with, as their turn email's).
     """
-    moves = list(game.moves.order_by("number"))
+    moves = moves_at_version(game)
     entries = log_to_describe(game, seat, moves)
     rounds = {move.number: move.round for move in moves}
     current_round = game.round if game.is_active else None
