@@ -109,6 +109,10 @@ class Game(models.Model):
     # Rated (the ratings app, docs/ratings.md): when the game finishes, its players'
     # ratings move. On unless the host chose unrated; never with a bot's own seat.
     rated = models.BooleanField(default=True)
+    # Public (the host's choice; a lobby game is public unless its host says otherwise):
+    # anyone, signed in or not, may watch it as a spectator sees it (the engine's view
+    # for nobody) and find it among the public games.
+    public = models.BooleanField(default=False)
 
     state = models.JSONField(null=True, blank=True, editable=False)
     # A checkable shuffle (games.fairness): the server seed is SECRET like ``state`` until

@@ -57,6 +57,10 @@ INSTALLED_APPS = [
     "push",  # Web Push for game news, and the installable app's shell (docs/push.md)
     "calendars",  # players' secret calendar feeds of their deadlines (docs/players.md)
     "ratings",  # a rating per player and game, leaderboards (docs/ratings.md)
+    "people",  # friends, blocks, following players and games (docs/people.md)
+    "lobby",  # open games and the lobby (docs/lobby.md)
+    "quickmatch",  # quick match: seeks paired into games (docs/quickmatch.md)
+    "tournaments",  # Swiss and single elimination tournaments (docs/tournaments.md)
     "anymail",  # inbound email parsing and the provider's signed inbound webhook
     "mailin",  # playing by replying to the turn email (docs/mail-in.md)
     "ops",  # /healthz, /readyz, /metrics (docs/operating.md "Health and metrics")

@@ -1,0 +1,1 @@
+"""Open games and the lobby: seats anyone may take (docs/lobby.md)."""

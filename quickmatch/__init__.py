@@ -1,0 +1,1 @@
+"""Quick match: seeks paired into games by a worker (docs/quickmatch.md)."""

@@ -1,0 +1,6 @@
+"""The pages of quickmatch."""
+
+from django.urls import URLPattern
+
+app_name = "quickmatch"
+urlpatterns: list[URLPattern] = []

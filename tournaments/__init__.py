@@ -1,0 +1,1 @@
+"""Tournaments: Swiss and single elimination on the leagues' machinery (docs/tournaments.md)."""
