@@ -5,7 +5,10 @@
 (function () {
   "use strict";
   var form = document.querySelector("form[data-private-notes]");
-  if (!form) return;
+  // Run again after a live swap (static/js/table.js reruns the region's scripts): the
+  // panel it keeps is the same element, already listened to.
+  if (!form || form.dataset.notesReady) return;
+  form.dataset.notesReady = "1";
   var field = form.querySelector("textarea");
   var status = form.querySelector("[data-notes-status]");
   var key = "piratz.notes-draft." + form.dataset.privateNotes;

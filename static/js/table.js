@@ -8,6 +8,9 @@
 //
 // - A field inside the region being typed in or chosen (focus, or a value not sent): no
 //   swap under the reader's hands; a notice "The table changed. Show" does it on a click.
+// - An element of the region marked data-live-keep (with an id: the private notes) is not
+//   swapped at all: the reader's own element, text, caret and focus stay, in the fresh
+//   region's place for it, so its fields never hold the table back.
 // - The stream broken: the page asks the version endpoint every few seconds (as before
 //   the stream), says "Offline — reconnecting" (after a short grace) and reconnects; the
 //   notice goes when the stream is back.
@@ -50,13 +53,15 @@
     var where = region();
     if (!where) return false;
     var active = document.activeElement;
-    if (active && where.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) {
+    if (active && where.contains(active) && !kept(active) &&
+        /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) {
       return true;
     }
     var fields = where.querySelectorAll("textarea, input, select");
     for (var i = 0; i < fields.length; i++) {
       var field = fields[i];
       if (field.type === "hidden" || field.type === "submit" || field.type === "button") continue;
+      if (kept(field)) continue;
       if (field.tagName === "SELECT") {
         // A single select shows its first option unless one is marked selected.
         var initial = 0;
@@ -71,6 +76,28 @@
       }
     }
     return false;
+  }
+
+  function kept(element) { return element.closest("[data-live-keep]") !== null; }
+
+  function keepAcross(old, fresh) {
+    // The kept elements of the old region take the place of their fresh copies; the
+    // element with the focus gets it back, with its caret (moving a node blurs it).
+    var active = document.activeElement;
+    var caret = null;
+    if (active && old.contains(active) && kept(active) && "selectionStart" in active) {
+      try { caret = [active.selectionStart, active.selectionEnd]; } catch (e) { caret = null; }
+    }
+    var restore = active && old.contains(active) && kept(active) ? active : null;
+    old.querySelectorAll("[data-live-keep][id]").forEach(function (element) {
+      var copy = fresh.querySelector("#" + CSS.escape(element.id));
+      if (copy) copy.replaceWith(element);
+    });
+    return function () {
+      if (!restore || !document.contains(restore)) return;
+      restore.focus({ preventScroll: true });
+      if (caret) { try { restore.setSelectionRange(caret[0], caret[1]); } catch (e) { /* none */ } }
+    };
   }
 
   function refresh(force) {
@@ -106,7 +133,9 @@
     if (!old || !fresh) { window.location.reload(); return; }
     var before = shown.version;
     fresh = document.adoptNode(fresh);
+    var refocus = keepAcross(old, fresh);
     old.replaceWith(fresh);
+    refocus();
     // The messages of the last click were about the table before: they go with it (in a
     // blind game an old move's message must not outlive the player's memory of it, P23).
     document.querySelectorAll(".messages").forEach(function (said) { said.remove(); });
@@ -127,8 +156,10 @@
 
   function rerunScripts(where) {
     // Scripts that arrived in fetched HTML do not run: the game's own board scripts are
-    // loaded again (the same files; the browser has them), in order.
+    // loaded again (the same files; the browser has them), in order. A kept element's
+    // scripts ran when it first came and are not run again.
     where.querySelectorAll("script[src]").forEach(function (inert) {
+      if (kept(inert)) return;
       var script = document.createElement("script");
       script.src = inert.src;
       script.async = false;
