@@ -415,6 +415,70 @@ class Gunicorn(servers.Gunicorn):
     failure = BenchError
 
 
+class HeldStreams:
+    """``--streams-per-seat``: each bench game's table stream open that many times per seat
+    while the phases play, so that every move's news goes out to open streams as in
+    production (after commit, through Channels' Redis layer, to a uvicorn process). The
+    streams are read by ``bench/streams.py --hold`` in a process of its own."""
+
+    def __init__(self, env: dict[str, str], games: list[BenchGame], per_seat: int):
+        self.env, self.games, self.per_seat = env, games, per_seat
+        self.uvicorn: servers.Uvicorn | None = None
+        self.holder: subprocess.Popen | None = None
+        self.cpu_before: dict[str, float] = {}
+
+    def start(self) -> str:
+        """Open the streams; returns the holder's ``open <n> refused <m>`` line."""
+        from django.test import Client
+
+        from games.models import Seat
+
+        lines = []
+        for game in self.games:
+            for seat in Seat.objects.filter(game_id=game.id).select_related("user"):
+                client = Client()
+                client.force_login(seat.user)
+                lines += [f"{game.id} {client.cookies['sessionid'].value}"] * self.per_seat
+        self.uvicorn = servers.Uvicorn(self.env, limit_concurrency=len(lines) + 100)
+        self.uvicorn.failure = BenchError
+        self.uvicorn.start()
+        command = [sys.executable, str(ROOT / "bench" / "streams.py"), "--hold"]
+        self.holder = subprocess.Popen(
+            [*command, str(self.uvicorn.port)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        assert self.holder.stdin is not None and self.holder.stdout is not None
+        self.holder.stdin.write("\n".join(lines) + "\ngo\n")
+        self.holder.stdin.flush()
+        opened = self.holder.stdout.readline().strip()
+        assert self.uvicorn.process is not None
+        self.cpu_before = group_cpu_seconds(self.uvicorn.process.pid)
+        return opened
+
+    def stop(self) -> tuple[str, float]:
+        """Close the streams: the holder's ``events <k>`` line and uvicorn's CPU seconds
+        since the streams were open."""
+        cpu = 0.0
+        if self.uvicorn is not None and self.uvicorn.process is not None:
+            cpu = cpu_used(self.cpu_before, group_cpu_seconds(self.uvicorn.process.pid))
+        said = ""
+        if self.holder is not None:
+            assert self.holder.stdin is not None and self.holder.stdout is not None
+            self.holder.stdin.close()
+            said = self.holder.stdout.readline().strip()
+            try:
+                self.holder.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.holder.pid, signal.SIGKILL)
+                self.holder.wait(timeout=5)
+        if self.uvicorn is not None:
+            self.uvicorn.stop()
+        return said, cpu
+
+
 # --- Playing over HTTP ------------------------------------------------------------------------
 
 
@@ -746,6 +810,14 @@ def main(argv=None) -> int:
         "redis://127.0.0.1:6379/13); empty: the database cache table and no broker",
     )
     parser.add_argument(
+        "--streams-per-seat",
+        type=int,
+        default=0,
+        help="keep each bench game's table stream open this many times per seat while "
+        "playing (uvicorn and the Redis channel layer, as production; needs --cache-url; "
+        "default 0: no streams)",
+    )
+    parser.add_argument(
         "--players", type=int, default=4, choices=(2, 3, 4), help="players per game (default 4)"
     )
     parser.add_argument(
@@ -813,6 +885,10 @@ def main(argv=None) -> int:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if not 0 <= args.reveal_bias <= 1:
         parser.error("--reveal-bias must be between 0 and 1")
+    if args.streams_per_seat < 0:
+        parser.error("--streams-per-seat must be at least 0")
+    if args.streams_per_seat and not args.cache_url:
+        parser.error("--streams-per-seat needs --cache-url (the streams' Redis channel layer)")
 
     started = time.monotonic()
     deadline = started + args.max_seconds
@@ -998,8 +1074,12 @@ def run(args, url, name, server_version, started, deadline) -> int:
     )
     stop = threading.Event()
     phases: list[PhaseResult] = []
+    streams = HeldStreams(env, games, args.streams_per_seat) if args.streams_per_seat else None
+    streams_said, streams_cpu = "", 0.0
     try:
         server.start()
+        if streams is not None:
+            print(f"table streams ({args.streams_per_seat} per seat): {streams.start()}")
         queue = list(reversed(games))  # popped from the end: the first game first
         project = [
             ProjectPlayer(queue, server.port, args.seed * 1_000_003 + n, args.reveal_bias)
@@ -1034,11 +1114,19 @@ def run(args, url, name, server_version, started, deadline) -> int:
             for player in project + bare:
                 player.api.close()
     finally:
+        if streams is not None:
+            streams_said, streams_cpu = streams.stop()
         server.stop()
 
     mine = Totals.of([phase for phase in phases if phase.kind == "project"])
     floor = Totals.of([phase for phase in phases if phase.kind == "bare"])
     print_totals("project moves (POST + the GETs real clients need)", mine)
+    if streams is not None:
+        print(
+            f"  table streams: {streams_said.removeprefix('events ')} table events "
+            f"delivered; uvicorn CPU {streams_cpu / max(mine.moves, 1) * 1000:.2f} ms "
+            "per project write"
+        )
     if floor.moves:
         print_totals("bare writes (bench.bare)", floor)
         mine_p99 = percentile(mine.posts, 99) if mine.posts else float("nan")

@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import os
 import resource
-import signal
 import subprocess
 import sys
 import time
@@ -79,6 +78,7 @@ class Streams:
         self.opened = 0
         self.failed = 0
         self.arrivals: dict[tuple[str, int], float] = {}  # (game id, version) -> last arrival
+        self.events = 0  # table events read, on every stream
         self.readers: list[asyncio.Task] = []
 
     async def open(self, game_id: str, session: str, gate: asyncio.Semaphore) -> None:
@@ -110,6 +110,7 @@ class Streams:
                     return
                 if line.startswith(b"id: "):
                     self.arrivals[(game_id, int(line[4:]))] = time.monotonic()
+                    self.events += 1
         finally:
             writer.close()
 
@@ -165,9 +166,40 @@ def raise_open_files() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+async def hold(port: int) -> None:
+    """``--hold``: the streams ``bench/api.py --streams-per-seat`` keeps open while it plays.
+
+    Reads ``<game id> <session cookie>`` lines on stdin up to a line ``go``, opens a stream
+    for each, prints ``open <n> refused <m>``, then reads them until stdin closes and prints
+    ``events <k>``: the table events they carried (a separate process, so that reading the
+    streams never takes the playing threads' interpreter lock).
+    """
+    loop = asyncio.get_running_loop()
+    wanted = []
+    while (line := (await loop.run_in_executor(None, sys.stdin.readline)).strip()) != "go":
+        if not line:
+            return  # stdin closed before "go": nothing to hold
+        game_id, session = line.split()
+        wanted.append((game_id, session))
+    streams = Streams(port)
+    gate = asyncio.Semaphore(OPENING_AT_ONCE)
+    await asyncio.gather(*(streams.open(game, session, gate) for game, session in wanted))
+    print(f"open {streams.opened} refused {streams.failed}", flush=True)
+    await loop.run_in_executor(None, sys.stdin.read)  # until the bench closes stdin
+    print(f"events {streams.events}", flush=True)
+    for task in streams.readers:
+        task.cancel()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument(
+        "--hold",
+        type=int,
+        metavar="PORT",
+        help="only hold streams for bench/api.py on this uvicorn port (seats read on stdin)",
+    )
     parser.add_argument("--idle-seconds", type=int, default=30)
     parser.add_argument("--moves", type=int, default=50)
     parser.add_argument(
@@ -175,6 +207,9 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv)
     raise_open_files()
+    if args.hold:
+        asyncio.run(hold(args.hold))
+        return 0
     url, name = checked_database_url(args.database_url)
     redis = servers.RedisServer().start()
     uvicorn = None
@@ -184,21 +219,14 @@ def main(argv=None) -> int:
         migrate(env, timeout=300)
         setup_django(env)
         seats = create_seats(args.streams // 2)
-        port = servers.free_port()
-        command = [str(Path(sys.executable).parent / "uvicorn"), "piratz_site.asgi:application"]
-        command += ["--host", HOST, "--port", str(port), "--no-access-log", "--no-proxy-headers"]
-        command += ["--limit-concurrency", str(args.streams + 100), "--log-level", "warning"]
-        uvicorn = subprocess.Popen(
-            command, cwd=ROOT, env=env, start_new_session=True, preexec_fn=raise_open_files
-        )
-        servers.wait_until(lambda: servers._accepts_connections(port), 30, "uvicorn")
-        version = subprocess.run([command[0], "--version"], capture_output=True, text=True)
+        uvicorn = servers.Uvicorn(env, limit_concurrency=args.streams + 100).start()
+        program = str(Path(sys.executable).parent / "uvicorn")
+        version = subprocess.run([program, "--version"], capture_output=True, text=True)
         print(f"machine: {os.cpu_count()} cores {cpu_model()!r}; {version.stdout.strip()}")
-        asyncio.run(run(args, seats, port, uvicorn.pid))
+        asyncio.run(run(args, seats, uvicorn.port, uvicorn.process.pid))
     finally:
         if uvicorn is not None:
-            os.killpg(uvicorn.pid, signal.SIGTERM)
-            uvicorn.wait(timeout=30)
+            uvicorn.stop(grace=30)
         redis.stop()
         from django.db import connections
 

@@ -10,6 +10,7 @@ import contextlib
 import http.client
 import os
 import pwd
+import resource
 import shutil
 import signal
 import socket
@@ -142,6 +143,65 @@ class Gunicorn:
             return
         try:
             self.process.wait(timeout=max(deadline - time.monotonic(), 0))
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=5)
+
+
+def _raise_open_files() -> None:
+    """In a child about to serve many connections: its soft limit of open files up to the
+    hard one (a stream is a socket)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Uvicorn:
+    """uvicorn serving ``piratz_site.asgi`` (the table streams, docs/operating.md) as a child
+    process in its own session; ``start`` returns once it accepts connections, ``stop`` is a
+    graceful SIGTERM, then SIGKILL. ``limit_concurrency``: connections it holds at most."""
+
+    failure: type[Exception] = ServerError
+
+    def __init__(self, env, *, port: int = 0, limit_concurrency: int | None = None):
+        self.env, self.limit_concurrency = env, limit_concurrency
+        self.port = port or free_port()
+        self.process = None
+        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
+
+    def start(self, timeout: float = 30) -> "Uvicorn":
+        command = [str(Path(sys.executable).parent / "uvicorn"), "piratz_site.asgi:application"]
+        command += ["--host", HOST, "--port", str(self.port), "--no-access-log"]
+        command += ["--no-proxy-headers", "--log-level", "warning"]
+        if self.limit_concurrency is not None:
+            command += ["--limit-concurrency", str(self.limit_concurrency)]
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_raise_open_files,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise self.failure(f"uvicorn exited at start:\n{self.log_tail()}")
+            if _accepts_connections(self.port):
+                return self
+            time.sleep(0.1)
+        raise self.failure(f"uvicorn did not listen within {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-3000:]
+
+    def stop(self, grace: float = 15) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=5)
