@@ -6,20 +6,21 @@ import pytest
 
 from games.kinds.piratz import rules as piratz
 from games.models import Actor, GameStatus, Move
-from tests.factories import start_game
+from tests.factories import start_game, start_toy_game, toy_move
 
 pytestmark = pytest.mark.django_db
 
 
-def test_changelist_finds_games_by_player_email(moderator_client, game, anna, bert):
-    other = start_game([bert, anna])
-    response = moderator_client.get("/admin/games/game/", {"q": "carla@example.com"})
+def test_changelist_finds_games_by_player_email(moderator_client, toy_game, bert, carla):
+    other = start_toy_game([bert, carla])
+    response = moderator_client.get("/admin/games/game/", {"q": "anna@example.com"})
     assert response.status_code == 200
     page = response.content.decode()
-    assert str(game.id) in page and str(other.id) not in page
+    assert str(toy_game.id) in page and str(other.id) not in page
 
 
 def test_game_page_shows_the_log_but_never_the_secret_state(moderator_client, game, anna):
+    # Piratz's game: its state holds a secret key (every shuffle derives from it).
     from games import actions
 
     actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
@@ -58,74 +59,82 @@ def moderate(client, action: str, games, *, reason="Player asked for a pause.", 
     ],
 )
 def test_actions_go_through_the_services_and_log_the_reason(
-    moderator_client, game, action, check, caplog
+    moderator_client, toy_game, action, check, caplog
 ):
-    before = game.deadline
+    before = toy_game.deadline
     with caplog.at_level(logging.INFO, logger="games.actions.moderation"):
-        response = moderate(moderator_client, action, [game], reason="Bert asked\nfor it.")
+        response = moderate(moderator_client, action, [toy_game], reason="Bert asked\nfor it.")
     assert response.status_code == 200
     assert "Reason: Bert asked for it." in response.content.decode()
     assert "'Bert asked for it.'" in caplog.text
-    game.refresh_from_db()
-    assert check(game)
+    toy_game.refresh_from_db()
+    assert check(toy_game)
     if action == "extend_deadline_24h":
-        assert (game.deadline - before).total_seconds() == 24 * 3600
+        assert (toy_game.deadline - before).total_seconds() == 24 * 3600
 
 
 @pytest.mark.parametrize("action", ["force_automatic_move", "abort_games", "extend_deadline_24h"])
-def test_an_action_without_a_reason_does_nothing_and_asks_again(moderator_client, game, action):
-    deadline = game.deadline
-    response = moderate(moderator_client, action, [game], reason="  ")
+def test_an_action_without_a_reason_does_nothing_and_asks_again(moderator_client, toy_game, action):
+    deadline = toy_game.deadline
+    response = moderate(moderator_client, action, [toy_game], reason="  ")
     assert response.status_code == 200
     assert "This field is required." in response.content.decode()
-    game.refresh_from_db()
-    assert (game.version, game.status, game.deadline) == (0, GameStatus.ACTIVE, deadline)
+    toy_game.refresh_from_db()
+    assert (toy_game.version, toy_game.status, toy_game.deadline) == (
+        0,
+        GameStatus.ACTIVE,
+        deadline,
+    )
 
 
 @pytest.mark.parametrize("action", ["force_automatic_move", "abort_games", "extend_deadline_24h"])
 def test_a_game_that_moved_since_the_moderator_looked_is_left_alone(
-    moderator_client, game, anna, action
+    moderator_client, toy_game, anna, action
 ):
     from games import actions
 
     # The page showed version 0; Anna moves before the moderator confirms.
-    page_versions = {game.id: 0}
-    actions.do_play_move(game.id, anna, 0, {"action": "reveal"})
-    game.refresh_from_db()
-    deadline = game.deadline
+    page_versions = {toy_game.id: 0}
+    actions.do_play_move(toy_game.id, anna, 0, toy_move(toy_game))
+    toy_game.refresh_from_db()
+    deadline = toy_game.deadline
 
-    response = moderate(moderator_client, action, [game], versions=page_versions)
+    response = moderate(moderator_client, action, [toy_game], versions=page_versions)
 
     page = response.content.decode()
     assert "moved on from version 0 to 1" in page and "nothing was done" in page
-    game.refresh_from_db()
-    assert (game.version, game.status, game.deadline) == (1, GameStatus.ACTIVE, deadline)
-    assert not Move.objects.filter(game=game, actor=Actor.MODERATOR).exists()
+    toy_game.refresh_from_db()
+    assert (toy_game.version, toy_game.status, toy_game.deadline) == (
+        1,
+        GameStatus.ACTIVE,
+        deadline,
+    )
+    assert not Move.objects.filter(game=toy_game, actor=Actor.MODERATOR).exists()
 
 
-def test_refused_action_is_reported_not_crashed(moderator_client, game, moderator):
+def test_refused_action_is_reported_not_crashed(moderator_client, toy_game, moderator):
     from games import actions
 
-    actions.do_abort_game(game.id, moderator, reason="test")
-    game.refresh_from_db()
-    response = moderate(moderator_client, "abort_games", [game])
+    actions.do_abort_game(toy_game.id, moderator, reason="test")
+    toy_game.refresh_from_db()
+    response = moderate(moderator_client, "abort_games", [toy_game])
     assert "already aborted" in response.content.decode()
 
 
-def test_game_rows_cannot_be_saved_added_or_deleted(moderator_client, game):
-    change = moderator_client.get(f"/admin/games/game/{game.id}/change/")
+def test_game_rows_cannot_be_saved_added_or_deleted(moderator_client, toy_game):
+    change = moderator_client.get(f"/admin/games/game/{toy_game.id}/change/")
     assert change.status_code == 200
     page = change.content.decode()
     assert 'name="_save"' not in page and 'name="_continue"' not in page
 
     saved = moderator_client.post(
-        f"/admin/games/game/{game.id}/change/", {"status": "finished", "version": "9"}
+        f"/admin/games/game/{toy_game.id}/change/", {"status": "finished", "version": "9"}
     )
     assert saved.status_code == 403
-    game.refresh_from_db()
-    assert (game.status, game.version) == (GameStatus.ACTIVE, 0)
+    toy_game.refresh_from_db()
+    assert (toy_game.status, toy_game.version) == (GameStatus.ACTIVE, 0)
     assert moderator_client.get("/admin/games/game/add/").status_code == 403
-    assert moderator_client.get(f"/admin/games/game/{game.id}/delete/").status_code == 403
+    assert moderator_client.get(f"/admin/games/game/{toy_game.id}/delete/").status_code == 403
 
 
 def test_players_cannot_use_the_admin(client, anna):

@@ -9,7 +9,8 @@ from tests.factories import client_for
 
 pytestmark = pytest.mark.django_db
 
-# (method, path template, body) -> expected status per caller. Anna is to move in `game`.
+# (method, path template, body) -> expected status per caller. Anna is to move in `toy_game`
+# (tic-tac-toe: who may do what is the same in any game).
 MATRIX = [
     (
         "get",
@@ -26,7 +27,7 @@ MATRIX = [
     (
         "post",
         "/api/games/{id}/moves/",
-        {"version": 0, "action": "reveal"},
+        {"version": 0, "action": "mark", "cell": 1},
         {"to_move": 200, "other_player": 409, "outsider": 404, "staff": 403, "anonymous": 401},
     ),
     (
@@ -63,33 +64,33 @@ def callers(anna, bert, outsider, moderator):
 
 @pytest.mark.parametrize(("method", "path", "body", "expected"), MATRIX)
 @pytest.mark.parametrize("caller", ["to_move", "other_player", "outsider", "staff", "anonymous"])
-def test_authorization_matrix(game, callers, caller, method, path, body, expected):
+def test_authorization_matrix(toy_game, callers, caller, method, path, body, expected):
     client = client_for(callers[caller])
-    url = path.format(id=game.id)
+    url = path.format(id=toy_game.id)
     response = getattr(client, method)(url, body, format="json")
     assert response.status_code == expected[caller], response.content
     if response.status_code >= 400:
         assert set(response.json()) >= {"code", "detail"}
-    moved = Move.objects.filter(game=game).exists()
+    moved = Move.objects.filter(game=toy_game).exists()
     assert moved == (method == "post" and "moves" in url and expected[caller] == 200)
 
 
-def test_a_browser_session_from_a_login_link_uses_the_api(game, anna):
+def test_a_browser_session_from_a_login_link_uses_the_api(toy_game, anna):
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(anna)
-    assert browser.get(f"/api/games/{game.id}/").json()["you"] == 0
+    assert browser.get(f"/api/games/{toy_game.id}/").json()["you"] == 0
     # Session-authenticated writes need the CSRF token, as any browser form would.
     refused = browser.post(
-        f"/api/games/{game.id}/moves/",
-        {"version": 0, "action": "reveal"},
+        f"/api/games/{toy_game.id}/moves/",
+        {"version": 0, "action": "mark", "cell": 1},
         content_type="application/json",
     )
     assert refused.status_code == 403
     browser.get("/accounts/login/")  # sets the CSRF cookie
     token = browser.cookies["csrftoken"].value
     played = browser.post(
-        f"/api/games/{game.id}/moves/",
-        {"version": 0, "action": "reveal"},
+        f"/api/games/{toy_game.id}/moves/",
+        {"version": 0, "action": "mark", "cell": 1},
         content_type="application/json",
         HTTP_X_CSRFTOKEN=token,
     )

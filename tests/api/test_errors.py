@@ -24,8 +24,8 @@ def test_malformed_game_id_is_json_404(anna):
     assert_error(client_for(anna).get("/api/games/not-a-uuid/"), 404, "not_found")
 
 
-def test_wrong_method_is_405(game, anna):
-    assert_error(client_for(anna).delete(f"/api/games/{game.id}/"), 405, "method_not_allowed")
+def test_wrong_method_is_405(toy_game, anna):
+    assert_error(client_for(anna).delete(f"/api/games/{toy_game.id}/"), 405, "method_not_allowed")
 
 
 def test_missing_credentials_are_401_with_challenge(db):

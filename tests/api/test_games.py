@@ -4,12 +4,13 @@ and versions")."""
 import pytest
 
 from games.models import Game, GameStatus
-from tests.factories import client_for, start_game
+from tests.factories import TOY_KIND, client_for, start_toy_game
 
 pytestmark = pytest.mark.django_db
 
 
 def create(client, players, **extra):
+    """POST /api/games/: a game of Piratz unless ``extra`` names another ``game``."""
     return client.post(
         "/api/games/", {"game": "piratz", "players": players, **extra}, format="json"
     )
@@ -113,9 +114,18 @@ class TestCreate:
         assert response.json()["code"] == "not_authenticated"
 
 
+def toy_invitation(host, guests) -> str:
+    """The id of a toy game ``host`` created through the API, inviting ``guests``."""
+    emails = [host.email, *(guest.email for guest in guests)]
+    return create(client_for(host), emails, game=TOY_KIND).json()["id"]
+
+
+@pytest.mark.usefixtures("toy_games")
 class TestInvitations:
+    """Answering an invitation is the same for any game: here the toy's."""
+
     def test_game_starts_when_everyone_has_accepted(self, anna, bert, carla):
-        game_id = create(client_for(anna), [anna.email, bert.email, carla.email]).json()["id"]
+        game_id = toy_invitation(anna, [bert, carla])
 
         first = client_for(bert).post(f"/api/games/{game_id}/accept/")
         assert first.status_code == 200
@@ -132,7 +142,7 @@ class TestInvitations:
         assert all(seat["accepted"] for seat in body["seats"])
 
     def test_accepting_twice_is_harmless(self, anna, bert):
-        game_id = create(client_for(anna), [anna.email, bert.email]).json()["id"]
+        game_id = toy_invitation(anna, [bert])
         client = client_for(bert)
         assert client.post(f"/api/games/{game_id}/accept/").json()["status"] == "active"
         again = client.post(f"/api/games/{game_id}/accept/")
@@ -142,7 +152,7 @@ class TestInvitations:
     def test_decline_cancels_and_tells_the_others(
         self, anna, bert, carla, mailoutbox, django_capture_on_commit_callbacks
     ):
-        game_id = create(client_for(anna), [anna.email, bert.email, carla.email]).json()["id"]
+        game_id = toy_invitation(anna, [bert, carla])
         mailoutbox.clear()
         with django_capture_on_commit_callbacks(execute=True):
             response = client_for(bert).post(f"/api/games/{game_id}/decline/")
@@ -153,14 +163,14 @@ class TestInvitations:
         assert "Bert declined" in mailoutbox[0].body
 
     def test_cannot_accept_a_cancelled_game(self, anna, bert, carla):
-        game_id = create(client_for(anna), [anna.email, bert.email, carla.email]).json()["id"]
+        game_id = toy_invitation(anna, [bert, carla])
         client_for(bert).post(f"/api/games/{game_id}/decline/")
         response = client_for(carla).post(f"/api/games/{game_id}/accept/")
         assert response.status_code == 409
         assert response.json()["code"] == "game_not_active"
 
     def test_outsider_cannot_answer(self, anna, bert, outsider):
-        game_id = create(client_for(anna), [anna.email, bert.email]).json()["id"]
+        game_id = toy_invitation(anna, [bert])
         for verb in ("accept", "decline"):
             response = client_for(outsider).post(f"/api/games/{game_id}/{verb}/")
             assert response.status_code == 404
@@ -169,24 +179,24 @@ class TestInvitations:
 
 
 class TestRead:
-    def test_player_sees_their_own_view(self, game, bert):
-        body = client_for(bert).get(f"/api/games/{game.id}/").json()
+    def test_player_sees_their_own_view(self, toy_game, bert):
+        body = client_for(bert).get(f"/api/games/{toy_game.id}/").json()
         assert body["you"] == 1
         assert body["state"]["seat"] == 1
         assert body["state"]["legal_actions"] == []  # Anna is to move
 
-    def test_player_to_move_sees_legal_actions(self, game, anna):
-        body = client_for(anna).get(f"/api/games/{game.id}/").json()
-        assert {"action": "reveal"} in body["state"]["legal_actions"]
+    def test_player_to_move_sees_legal_actions(self, toy_game, anna):
+        body = client_for(anna).get(f"/api/games/{toy_game.id}/").json()
+        assert {"action": "mark", "cell": 5} in body["state"]["legal_actions"]
 
-    def test_staff_sees_any_game_as_a_spectator(self, game, moderator):
-        body = client_for(moderator).get(f"/api/games/{game.id}/").json()
+    def test_staff_sees_any_game_as_a_spectator(self, toy_game, moderator):
+        body = client_for(moderator).get(f"/api/games/{toy_game.id}/").json()
         assert body["you"] is None
         assert body["state"]["seat"] is None
         assert body["state"]["legal_actions"] == []
 
-    def test_outsider_gets_404(self, game, outsider):
-        response = client_for(outsider).get(f"/api/games/{game.id}/")
+    def test_outsider_gets_404(self, toy_game, outsider):
+        response = client_for(outsider).get(f"/api/games/{toy_game.id}/")
         assert response.status_code == 404
         assert response.json() == {
             "code": "not_found",
@@ -198,22 +208,24 @@ class TestRead:
         assert response.status_code == 404
         assert response.json()["code"] == "not_found"
 
-    def test_anonymous_gets_401(self, game):
-        response = client_for(None).get(f"/api/games/{game.id}/")
+    def test_anonymous_gets_401(self, toy_game):
+        response = client_for(None).get(f"/api/games/{toy_game.id}/")
         assert response.status_code == 401
         assert response.json()["code"] == "not_authenticated"
 
-    def test_bad_token_gets_401(self, game):
+    def test_bad_token_gets_401(self, toy_game):
         client = client_for(None)
         client.credentials(HTTP_AUTHORIZATION="Token pz_nonsense")
-        response = client.get(f"/api/games/{game.id}/")
+        response = client.get(f"/api/games/{toy_game.id}/")
         assert response.status_code == 401
         assert response.json()["code"] == "not_authenticated"
 
-    def test_list_is_the_callers_games_newest_first_paginated(self, anna, bert, carla, outsider):
-        older = start_game([anna, bert])
-        newer = start_game([carla, anna])
-        start_game([bert, carla])  # not Anna's
+    def test_list_is_the_callers_games_newest_first_paginated(
+        self, toy_games, anna, bert, carla, outsider
+    ):
+        older = start_toy_game([anna, bert])
+        newer = start_toy_game([carla, anna])
+        start_toy_game([bert, carla])  # not Anna's
 
         body = client_for(anna).get("/api/games/").json()
         assert body["count"] == 2
@@ -222,12 +234,12 @@ class TestRead:
 
         assert client_for(outsider).get("/api/games/").json()["count"] == 0
 
-    def test_list_pages(self, anna, bert, monkeypatch):
+    def test_list_pages(self, toy_games, anna, bert, monkeypatch):
         from rest_framework.pagination import PageNumberPagination
 
         monkeypatch.setattr(PageNumberPagination, "page_size", 2)
         for _ in range(3):
-            start_game([anna, bert])
+            start_toy_game([anna, bert])
         client = client_for(anna)
         first = client.get("/api/games/").json()
         assert (first["count"], len(first["results"])) == (3, 2)

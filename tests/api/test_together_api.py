@@ -16,7 +16,7 @@ from games.models import EndReason, Game, GameStatus, Move, Seat
 from games.queries import game_with_seats
 from games.sweeps import play_due_timeouts, resume_due_pauses, send_due_reminders
 from notifications.models import OutboundEmail
-from tests.factories import client_for, reveal_or_timeout, start_game
+from tests.factories import client_for, reveal_or_timeout, start_game, start_toy_game, toy_move
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +53,13 @@ def clocked(anna, bert):
     """A 2-player Piratz game with 72-hour turns, started at START: Anna (host, seat 0)."""
     with time_machine.travel(START, tick=False):
         return start_game([anna, bert])
+
+
+@pytest.fixture
+def clocked_toy(toy_games, anna, bert):
+    """The same with the toy game (tic-tac-toe): the host's clock is any game's."""
+    with time_machine.travel(START, tick=False):
+        return start_toy_game([anna, bert])
 
 
 # --- Resigning ------------------------------------------------------------------------------
@@ -179,15 +186,15 @@ def test_a_game_a_resignation_ended_still_replays_in_its_verification(anna, bert
 # --- Pause, resume, extend ------------------------------------------------------------------
 
 
-def test_only_the_host_may_pause(bert, clocked):
-    answer = post(bert, clocked, "pause", {"reason": "holidays"})
+def test_only_the_host_may_pause(bert, clocked_toy):
+    answer = post(bert, clocked_toy, "pause", {"reason": "holidays"})
     assert answer.status_code == 403 and answer.json()["code"] == "not_host"
-    assert fresh(clocked).paused_at is None
+    assert fresh(clocked_toy).paused_at is None
 
 
-def test_a_pause_stops_the_clock_and_resuming_gives_back_the_time_left(anna, bert, clocked):
+def test_a_pause_stops_the_clock_and_resuming_gives_back_the_time_left(anna, bert, clocked_toy):
     with time_machine.travel(START + 10 * H, tick=False):
-        data = post(anna, clocked, "pause", {"reason": "a wedding"}).json()
+        data = post(anna, clocked_toy, "pause", {"reason": "a wedding"}).json()
     assert data["paused"] is True and data["deadline"] is None
     until = START + 10 * H + timedelta(days=settings.PAUSE_MAX_DAYS)
     assert data["paused_until"] == until.isoformat().replace("+00:00", "Z")
@@ -195,81 +202,71 @@ def test_a_pause_stops_the_clock_and_resuming_gives_back_the_time_left(anna, ber
     # No timeouts, no reminders while paused, long past the old deadline.
     with time_machine.travel(START + 100 * H, tick=False):
         assert play_due_timeouts() == 0 and send_due_reminders() == 0
-        again = post(anna, clocked, "pause")
+        again = post(anna, clocked_toy, "pause")
         assert again.status_code == 409 and again.json()["code"] == "paused"
-        refused = post(anna, clocked, "extend", {"hours": 5})
+        refused = post(anna, clocked_toy, "extend", {"hours": 5})
         assert refused.status_code == 409 and refused.json()["code"] == "paused"
     # Everyone else is told, with the host's reason; the host who paused it knows.
     told = OutboundEmail.objects.filter(template="clock_changed").order_by("to")
     assert [row.to for row in told] == [bert.email]
     assert "Anna says: a wedding" in told[0].rendered().body_text
     with time_machine.travel(START + 110 * H, tick=False):
-        data = post(anna, clocked, "resume").json()
+        data = post(anna, clocked_toy, "resume").json()
     told = OutboundEmail.objects.filter(template="clock_changed")
     assert sorted(row.to for row in told) == [bert.email, bert.email]  # the resume: Bert only
     # The turn had 62 hours left when paused: it has them again from the resume.
     assert data["paused"] is False and data["paused_until"] is None
-    assert fresh(clocked).deadline == START + 110 * H + 62 * H
-    assert fresh(clocked).next_reminder_at == START + 110 * H + 38 * H
+    assert fresh(clocked_toy).deadline == START + 110 * H + 62 * H
+    assert fresh(clocked_toy).next_reminder_at == START + 110 * H + 38 * H
     # Nothing to undo now: the state refuses, with the one status and code for that.
-    again = post(anna, clocked, "resume")
+    again = post(anna, clocked_toy, "resume")
     assert (again.status_code, again.json()["code"]) == (409, "conflict")
 
 
 def test_a_turn_that_starts_while_paused_is_unclocked_and_then_gets_a_whole_turn(
-    anna, bert, clocked
+    anna, bert, clocked_toy
 ):
     with time_machine.travel(START + 1 * H, tick=False):
-        actions.do_pause_game(clocked.id, anna)
+        actions.do_pause_game(clocked_toy.id, anna)
     with time_machine.travel(START + 2 * H, tick=False):
-        actions.do_play_move(clocked.id, anna, 0, {"action": "reveal"})
-        game = fresh(clocked)
-        pass_move = next(
-            a for a in game.rules.legal_actions(game.load_state(), 0) if a["action"] == "pass"
-        )
-        game = actions.do_play_move(clocked.id, anna, 1, pass_move)  # Bert's turn begins
+        game = actions.do_play_move(clocked_toy.id, anna, 0, toy_move(clocked_toy))  # Bert's turn
     assert game.current_seat == 1 and game.deadline is None and game.next_reminder_at is None
     with time_machine.travel(START + 50 * H, tick=False):
-        actions.do_resume_game(clocked.id, anna)
-    assert fresh(clocked).deadline == START + 50 * H + 72 * H
+        actions.do_resume_game(clocked_toy.id, anna)
+    assert fresh(clocked_toy).deadline == START + 50 * H + 72 * H
 
 
-def test_a_pause_ends_by_itself_after_its_longest_time_once(anna, clocked):
+def test_a_pause_ends_by_itself_after_its_longest_time_once(anna, clocked_toy):
     with time_machine.travel(START, tick=False):
-        actions.do_pause_game(clocked.id, anna, "away")
+        actions.do_pause_game(clocked_toy.id, anna, "away")
     limit = START + timedelta(days=settings.PAUSE_MAX_DAYS)
     assert resume_due_pauses(limit - H) == 0
     with time_machine.travel(limit, tick=False):
         assert resume_due_pauses(limit) == 1
         assert resume_due_pauses(limit) == 0  # idempotent
-    game = fresh(clocked)
+    game = fresh(clocked_toy)
     assert game.paused_at is None and game.deadline == limit + 72 * H
     resumed = OutboundEmail.objects.filter(template="clock_changed", to=anna.email).last()
     assert "runs again by itself" in resumed.rendered().body_text
 
 
-def test_the_host_extends_a_turn_once(anna, bert, clocked):
+def test_the_host_extends_a_turn_once(anna, bert, clocked_toy):
     with time_machine.travel(START + 1 * H, tick=False):
-        data = post(anna, clocked, "extend", {"hours": 24, "reason": "Bert travels"}).json()
+        data = post(anna, clocked_toy, "extend", {"hours": 24, "reason": "Bert travels"}).json()
         assert data["deadline"] == "2026-12-11T10:00:00Z"  # 72 + 24 hours after START
-        second = post(anna, clocked, "extend", {"hours": 1})
+        second = post(anna, clocked_toy, "extend", {"hours": 1})
         assert (second.status_code, second.json()["code"]) == (409, "conflict")
-        assert post(bert, clocked, "extend", {"hours": 1}).json()["code"] == "not_host"
-        too_long = post(anna, clocked, "extend", {"hours": 169})
+        assert post(bert, clocked_toy, "extend", {"hours": 1}).json()["code"] == "not_host"
+        too_long = post(anna, clocked_toy, "extend", {"hours": 169})
         assert too_long.status_code == 400 and too_long.json()["code"] == "invalid"
-    assert fresh(clocked).deadline == START + 96 * H
+    assert fresh(clocked_toy).deadline == START + 96 * H
     told = OutboundEmail.objects.get(template="clock_changed", to=bert.email).rendered()
     assert "24 hours more" in told.body_text and "Bert travels" in told.body_text
     assert not OutboundEmail.objects.filter(template="clock_changed", to=anna.email).exists()
     # The next turn may be extended again.
     with time_machine.travel(START + 2 * H, tick=False):
-        actions.do_play_move(clocked.id, anna, 0, {"action": "reveal"})
-        game = fresh(clocked)
-        pass_move = next(
-            a for a in game.rules.legal_actions(game.load_state(), 0) if a["action"] == "pass"
-        )
-        actions.do_play_move(clocked.id, anna, 1, pass_move)
-        assert post(anna, clocked, "extend", {"hours": 2}).status_code == 200
+        actions.do_play_move(clocked_toy.id, anna, 0, toy_move(clocked_toy))  # Bert's turn
+        assert post(anna, clocked_toy, "extend", {"hours": 2}).status_code == 200
 
 
 # --- Rematch --------------------------------------------------------------------------------
@@ -293,10 +290,10 @@ def test_a_rematch_is_made_once_with_the_seats_turned(anna, bert, carla, game, o
     assert Game.objects.count() == 2
 
 
-def test_a_reason_must_be_text(anna, clocked):
-    answer = post(anna, clocked, "pause", {"reason": 0})
+def test_a_reason_must_be_text(anna, clocked_toy):
+    answer = post(anna, clocked_toy, "pause", {"reason": 0})
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"
-    assert fresh(clocked).paused_at is None
+    assert fresh(clocked_toy).paused_at is None
 
 
 @pytest.mark.parametrize(
@@ -308,14 +305,14 @@ def test_a_reason_must_be_text(anna, clocked):
         "holidays\nNow it is Bert's turn.",  # a second line that passes for the service's
     ],
 )
-def test_a_reason_is_cleaned_by_the_one_rule_for_typed_text(anna, clocked, reason):
+def test_a_reason_is_cleaned_by_the_one_rule_for_typed_text(anna, clocked_toy, reason):
     # The host's reason reaches every player's email and the game page: the same rule as
     # table talk's and a display name's (core.text), one line.
     for what, body in (("pause", {}), ("extend", {"hours": 24})):
-        answer = post(anna, clocked, what, {**body, "reason": reason})
+        answer = post(anna, clocked_toy, what, {**body, "reason": reason})
         assert answer.status_code == 400 and answer.json()["code"] == "invalid"
         assert answer.json()["detail"].startswith("The reason ")
-    game = fresh(clocked)
+    game = fresh(clocked_toy)
     assert game.paused_at is None and game.pause_reason == ""
     assert game.deadline == START + 72 * H
     assert not OutboundEmail.objects.filter(template="clock_changed").exists()

@@ -16,21 +16,23 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it
-def test_record_outside_a_transaction_is_a_programming_error(moderator, game):
+def test_record_outside_a_transaction_is_a_programming_error(moderator, toy_game):
     with pytest.raises(RuntimeError):
-        audit.log.record(moderator, AuditAction.ABORT_GAME, reason="Spam.", game=game)
+        audit.log.record(moderator, AuditAction.ABORT_GAME, reason="Spam.", game=toy_game)
     assert not AuditEntry.objects.exists()
 
 
-def test_only_staff_are_recorded_as_moderators(anna, game):
+def test_only_staff_are_recorded_as_moderators(anna, toy_game):
     with pytest.raises(ServiceError) as refused, transaction.atomic():
-        audit.log.record(anna, AuditAction.ABORT_GAME, reason="Spam.", game=game)
+        audit.log.record(anna, AuditAction.ABORT_GAME, reason="Spam.", game=toy_game)
     assert refused.value.code == "not_found"
 
 
-def test_the_database_refuses_an_entry_without_a_reason(moderator, game):
+def test_the_database_refuses_an_entry_without_a_reason(moderator, toy_game):
     with pytest.raises(IntegrityError), transaction.atomic():
-        AuditEntry.objects.create(moderator=moderator, action="abort_game", game=game, reason="")
+        AuditEntry.objects.create(
+            moderator=moderator, action="abort_game", game=toy_game, reason=""
+        )
 
 
 @pytest.mark.parametrize(
@@ -59,10 +61,12 @@ def test_the_database_refuses_an_entry_without_a_reason(moderator, game):
         ),
     ],
 )
-def test_each_game_action_writes_one_entry_with_its_details(game, moderator, call, action, extra):
-    call(game, moderator)
+def test_each_game_action_writes_one_entry_with_its_details(
+    toy_game, moderator, call, action, extra
+):
+    call(toy_game, moderator)
     entry = AuditEntry.objects.get()
-    assert (entry.moderator, entry.action, entry.game_id) == (moderator, action, game.id)
+    assert (entry.moderator, entry.action, entry.game_id) == (moderator, action, toy_game.id)
     assert entry.reason == "Bert is ill."
     assert extra.items() <= entry.extra.items()
 
@@ -76,13 +80,17 @@ def test_each_game_action_writes_one_entry_with_its_details(game, moderator, cal
         lambda game, mod: actions.do_play_timeout(game.id, moderator=mod),
     ],
 )
-def test_a_game_action_without_a_reason_is_refused_and_changes_nothing(game, moderator, call):
-    deadline = game.deadline
+def test_a_game_action_without_a_reason_is_refused_and_changes_nothing(toy_game, moderator, call):
+    deadline = toy_game.deadline
     with pytest.raises(ServiceError) as refused:
-        call(game, moderator)
+        call(toy_game, moderator)
     assert refused.value.code == "invalid"
-    game.refresh_from_db()
-    assert (game.status, game.version, game.deadline) == (GameStatus.ACTIVE, 0, deadline)
+    toy_game.refresh_from_db()
+    assert (toy_game.status, toy_game.version, toy_game.deadline) == (
+        GameStatus.ACTIVE,
+        0,
+        deadline,
+    )
     assert not AuditEntry.objects.exists()
 
 
@@ -94,43 +102,47 @@ def test_a_game_action_without_a_reason_is_refused_and_changes_nothing(game, mod
         lambda game, mod: actions.do_extend_deadline(game.id, mod, 5, reason="S."),
     ],
 )
-def test_no_action_happens_without_its_entry(game, moderator, call):
+def test_no_action_happens_without_its_entry(toy_game, moderator, call):
     # The entry is written in the action's transaction: if writing it fails, the action
     # rolls back with it.
-    deadline = game.deadline
+    deadline = toy_game.deadline
     with (
         mock.patch.object(AuditEntry.objects, "create", side_effect=IntegrityError("full")),
         pytest.raises(IntegrityError),
     ):
-        call(game, moderator)
-    game.refresh_from_db()
-    assert (game.status, game.version, game.deadline) == (GameStatus.ACTIVE, 0, deadline)
+        call(toy_game, moderator)
+    toy_game.refresh_from_db()
+    assert (toy_game.status, toy_game.version, toy_game.deadline) == (
+        GameStatus.ACTIVE,
+        0,
+        deadline,
+    )
     assert not Move.objects.exists()
 
 
-def test_a_stale_version_writes_no_entry(game, moderator):
+def test_a_stale_version_writes_no_entry(toy_game, moderator):
     with pytest.raises(ServiceError) as refused:
-        actions.do_abort_game(game.id, moderator, version=3, reason="Spam.")
+        actions.do_abort_game(toy_game.id, moderator, version=3, reason="Spam.")
     assert refused.value.code == "stale_version"
     assert not AuditEntry.objects.exists()
 
 
 @pytest.mark.parametrize("reason", ["Spam\u001b[2J.", "Spam\u0007.", "\u202e.mapS", "Sp\u200bam."])
 def test_a_reason_with_control_or_invisible_characters_is_refused_and_changes_nothing(
-    game, moderator, reason
+    toy_game, moderator, reason
 ):
     # Some reasons reach players (a suspension's): the one rule for typed text, one line.
-    deadline = game.deadline
+    deadline = toy_game.deadline
     with pytest.raises(ServiceError) as refused:
-        actions.do_extend_deadline(game.id, moderator, 10, reason=reason)
+        actions.do_extend_deadline(toy_game.id, moderator, 10, reason=reason)
     assert refused.value.code == "invalid"
     assert refused.value.detail == "The reason cannot contain control or invisible characters."
-    game.refresh_from_db()
-    assert game.deadline == deadline and not AuditEntry.objects.exists()
+    toy_game.refresh_from_db()
+    assert toy_game.deadline == deadline and not AuditEntry.objects.exists()
 
 
-def test_a_reason_on_several_lines_is_kept_on_one(game, moderator):
-    actions.do_extend_deadline(game.id, moderator, 10, reason="Bert\r\nis  ill.")
+def test_a_reason_on_several_lines_is_kept_on_one(toy_game, moderator):
+    actions.do_extend_deadline(toy_game.id, moderator, 10, reason="Bert\r\nis  ill.")
     assert AuditEntry.objects.get().reason == "Bert is ill."
 
 

@@ -8,16 +8,16 @@ from django.utils import timezone
 
 from games import actions, sweeps, tasks
 from games.models import Actor, EndReason, Game, GameStatus, Move
-from tests.factories import start_game
+from tests.factories import TOY_KIND, start_game, start_toy_game
 
 pytestmark = pytest.mark.django_db
 
 
 class TestInvitationExpiry:
     def test_unanswered_game_is_cancelled_after_seven_days_once(
-        self, anna, bert, mailoutbox, django_capture_on_commit_callbacks
+        self, toy_games, anna, bert, mailoutbox, django_capture_on_commit_callbacks
     ):
-        game = actions.do_create_game(anna, [anna.email, bert.email])
+        game = actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
         mailoutbox.clear()
         with time_machine.travel(timezone.now() + timedelta(days=6, hours=23)):
             assert sweeps.cancel_expired_invitations() == 0
@@ -31,8 +31,8 @@ class TestInvitationExpiry:
         assert sorted(m.to[0] for m in mailoutbox) == [anna.email, bert.email]
         assert "in time" in mailoutbox[0].body
 
-    def test_started_games_are_not_touched(self, anna, bert):
-        game = start_game([anna, bert])
+    def test_started_games_are_not_touched(self, toy_games, anna, bert):
+        game = start_toy_game([anna, bert])
         with time_machine.travel(timezone.now() + timedelta(days=30)):
             assert sweeps.cancel_expired_invitations() == 0
         assert Game.objects.get(id=game.id).status == GameStatus.ACTIVE
@@ -68,13 +68,13 @@ class TestAutomaticMove:
         assert game.version == 1
         assert list(Move.objects.values_list("automatic", "actor")) == [(False, Actor.PLAYER)]
 
-    def test_nothing_happens_before_the_deadline(self, game):
-        assert actions.do_play_timeout(game.id, expected_version=0) is None
+    def test_nothing_happens_before_the_deadline(self, toy_game):
+        assert actions.do_play_timeout(toy_game.id, expected_version=0) is None
         assert not Move.objects.exists()
 
-    def test_moderator_can_force_it_any_time(self, game, moderator):
-        actions.do_play_timeout(game.id, moderator=moderator, reason="test")
-        move = Move.objects.get(game=game)
+    def test_moderator_can_force_it_any_time(self, toy_game, moderator):
+        actions.do_play_timeout(toy_game.id, moderator=moderator, reason="test")
+        move = Move.objects.get(game=toy_game)
         assert (move.actor, move.actor_user) == (Actor.MODERATOR, moderator)
 
     def test_p25_a_round_of_only_automatic_moves_aborts_the_game(self, anna, bert, moderator):
@@ -96,27 +96,28 @@ class TestAutomaticMove:
 
 
 class TestModeration:
-    def test_extend_deadline(self, game, moderator):
-        before = game.deadline
-        actions.do_extend_deadline(game.id, moderator, 24, reason="test")
-        game.refresh_from_db()
-        assert game.deadline == before + timedelta(hours=24)
+    def test_extend_deadline(self, toy_game, moderator):
+        before = toy_game.deadline
+        actions.do_extend_deadline(toy_game.id, moderator, 24, reason="test")
+        toy_game.refresh_from_db()
+        assert toy_game.deadline == before + timedelta(hours=24)
 
     @pytest.mark.parametrize("hours", [0, 721, "5"])
-    def test_extend_deadline_rejects_bad_hours(self, game, moderator, hours):
+    def test_extend_deadline_rejects_bad_hours(self, toy_game, moderator, hours):
         with pytest.raises(actions.ServiceError) as refused:
-            actions.do_extend_deadline(game.id, moderator, hours, reason="test")
+            actions.do_extend_deadline(toy_game.id, moderator, hours, reason="test")
         assert refused.value.code == "invalid"
 
-    def test_abort(self, game, moderator):
-        assert game.next_reminder_at is not None  # the turn's first reminder, pending
-        actions.do_abort_game(game.id, moderator, reason="test")
-        game.refresh_from_db()
-        assert (game.status, game.end_reason) == (GameStatus.ABORTED, EndReason.MODERATOR)
+    def test_abort(self, toy_game, moderator):
+        assert toy_game.next_reminder_at is not None  # the turn's first reminder, pending
+        actions.do_abort_game(toy_game.id, moderator, reason="test")
+        toy_game.refresh_from_db()
+        assert (toy_game.status, toy_game.end_reason) == (GameStatus.ABORTED, EndReason.MODERATOR)
         # Nothing is due any more (the admin showed an aborted game's "next reminder").
-        assert (game.deadline, game.next_reminder_at, game.current_seat) == (None, None, None)
+        still_due = (toy_game.deadline, toy_game.next_reminder_at, toy_game.current_seat)
+        assert still_due == (None, None, None)
         with pytest.raises(actions.ServiceError) as refused:
-            actions.do_abort_game(game.id, moderator, reason="test")
+            actions.do_abort_game(toy_game.id, moderator, reason="test")
         assert refused.value.code == "game_not_active"
         with pytest.raises(actions.ServiceError):
-            actions.do_play_timeout(game.id, moderator=moderator, reason="test")
+            actions.do_play_timeout(toy_game.id, moderator=moderator, reason="test")

@@ -8,7 +8,7 @@ from games import actions
 from games.chair import chair_seat, still_in_game
 from games.models import Game, Seat
 from games.queries import game_with_seats
-from tests.factories import start_game
+from tests.factories import start_toy_game
 
 pytestmark = pytest.mark.django_db
 
@@ -21,14 +21,15 @@ def holder(game: Game) -> int | None:
     return None if row is None else row.seat
 
 
-def test_the_host_holds_the_chair_while_still_in_the_game(anna, bert, carla, game):
-    assert holder(game) == 0
+def test_the_host_holds_the_chair_while_still_in_the_game(toy_game):
+    assert holder(toy_game) == 0
     # Absent (a stand-in bot plays for her) is still in the game: she may take it back.
-    Seat.objects.filter(game=game, seat=0).update(bot="careful")
-    assert holder(game) == 0
+    Seat.objects.filter(game=toy_game, seat=0).update(bot="random")
+    assert holder(toy_game) == 0
 
 
 def test_the_chair_passes_round_the_table_past_bots_and_resigned_players(anna, bert, carla):
+    # Piratz's game: four seats (the toy seats three at most).
     # Anna hosts from the last seat: after her comes seat 0, round the table.
     game = actions.do_create_game(anna, [bert.email, "bot:careful", carla.email, anna.email])
     actions.do_accept_invitation(game.id, bert)
@@ -42,8 +43,8 @@ def test_the_chair_passes_round_the_table_past_bots_and_resigned_players(anna, b
     assert holder(game) is None  # nobody left: the controls end
 
 
-def test_an_erased_account_never_holds_the_chair(anna, bert, carla):
-    game = start_game([anna, bert, carla])
+def test_an_erased_account_never_holds_the_chair(toy_games, anna, bert, carla):
+    game = start_toy_game([anna, bert, carla])
     erasure.erase_user(anna.pk)
     found = game_with_seats(game.id)
     assert found is not None

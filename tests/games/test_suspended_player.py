@@ -6,6 +6,8 @@ with the player as they were read before the suspension is refused all the same,
 nothing changes (no move, no new version).
 """
 
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -14,11 +16,11 @@ from core.errors import ServiceError
 from games import actions
 from games.models import Game, GameStatus, Move
 from moderation import actions as moderation
-from tests.factories import client_for, start_game
+from tests.factories import TOY_KIND, client_for
 
 pytestmark = pytest.mark.django_db
 
-REVEAL = {"action": "reveal"}
+MOVE = {"action": "mark", "cell": 1}  # the toy game's first seat's first move
 NOTICE = "A moderator has suspended your account, so you cannot play for now."
 
 
@@ -37,59 +39,62 @@ def assert_nothing_played(game: Game) -> None:
     assert Game.objects.get(id=game.id).version == game.version == 0
 
 
-def test_a_browser_session_opened_before_the_suspension_cannot_move(game, anna, suspend):
+def test_a_browser_session_opened_before_the_suspension_cannot_move(toy_game, anna, suspend):
     browser = Client()
     browser.force_login(anna)
-    assert browser.get(reverse("games:game", args=[game.id])).status_code == 200
+    assert browser.get(reverse("games:game", args=[toy_game.id])).status_code == 200
     suspend(anna)
 
     response = browser.post(
-        reverse("games:move", args=[game.id]), {"version": "0", "action": "reveal"}, follow=True
+        reverse("games:move", args=[toy_game.id]),
+        {"version": "0", "move": json.dumps(MOVE)},
+        follow=True,
     )
 
     # Told like any refused move: a message above the current table.
-    assert response.redirect_chain == [(reverse("games:game", args=[game.id]), 302)]
+    assert response.redirect_chain == [(reverse("games:game", args=[toy_game.id]), 302)]
     assert NOTICE in response.content.decode()
     assert "Your move was played" not in response.content.decode()
-    assert_nothing_played(game)
+    assert_nothing_played(toy_game)
 
 
-def test_the_action_refuses_a_player_read_before_the_suspension(game, anna, suspend):
+def test_the_action_refuses_a_player_read_before_the_suspension(toy_game, anna, suspend):
     suspend(anna)  # ``anna`` here is the object read before, as a request's user may be
     assert anna.suspended_at is None
 
     with pytest.raises(ServiceError) as refused:
-        actions.do_play_move(game.id, anna, 0, REVEAL)
+        actions.do_play_move(toy_game.id, anna, 0, MOVE)
 
     assert refused.value.code == "suspended" and refused.value.detail == NOTICE
-    assert_nothing_played(game)
+    assert_nothing_played(toy_game)
 
 
-def test_a_suspended_player_s_retry_is_refused_too(game, anna, suspend):
+def test_a_suspended_player_s_retry_is_refused_too(toy_game, anna, suspend):
     # The repeat of a move already played is answered with the game (a lost answer's
     # retry); a suspended player gets the refusal instead, and nothing is played.
-    actions.do_play_move(game.id, anna, 0, REVEAL)
+    actions.do_play_move(toy_game.id, anna, 0, MOVE)
     suspend(anna)
     with pytest.raises(ServiceError) as refused:
-        actions.do_play_move(game.id, anna, 0, REVEAL)
+        actions.do_play_move(toy_game.id, anna, 0, MOVE)
     assert refused.value.code == "suspended"
-    assert Move.objects.filter(game=game).count() == 1
+    assert Move.objects.filter(game=toy_game).count() == 1
 
 
 @pytest.mark.parametrize("door", ["api key", "browser session"])
-def test_the_api_refuses_a_suspended_player_s_move_with_403(game, anna, suspend, door):
+def test_the_api_refuses_a_suspended_player_s_move_with_403(toy_game, anna, suspend, door):
     api = client_for(anna if door == "api key" else None)
     if door == "browser session":
         api.force_login(anna)
     suspend(anna)
 
-    response = api.post(f"/api/games/{game.id}/moves/", {"version": 0, **REVEAL}, format="json")
+    response = api.post(f"/api/games/{toy_game.id}/moves/", {"version": 0, **MOVE}, format="json")
 
     assert response.status_code == 403 and response.json()["code"] == "suspended"
-    assert_nothing_played(game)
+    assert_nothing_played(toy_game)
 
 
 def test_a_suspended_player_cannot_set_a_standing_order(game, anna, suspend):
+    # Piratz's game: a standing order (P24) is its own.
     suspend(anna)
     with pytest.raises(ServiceError) as refused:
         actions.do_set_standing_order(game.id, anna, ["coins"])
@@ -97,8 +102,8 @@ def test_a_suspended_player_cannot_set_a_standing_order(game, anna, suspend):
     assert game.seats.get(seat=0).standing_order == []
 
 
-def test_a_suspended_player_cannot_decline_an_invitation(anna, bert, suspend):
-    game = actions.do_create_game(anna, [anna.email, bert.email])
+def test_a_suspended_player_cannot_decline_an_invitation(toy_games, anna, bert, suspend):
+    game = actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
     suspend(bert)
     with pytest.raises(ServiceError) as refused:
         actions.do_decline_invitation(game.id, bert)
@@ -107,9 +112,11 @@ def test_a_suspended_player_cannot_decline_an_invitation(anna, bert, suspend):
     assert game.status == GameStatus.INVITED and game.seats.get(seat=1).declined_at is None
 
 
-def test_the_invitation_link_refuses_a_suspended_player_s_decline(client, anna, bert, suspend):
+def test_the_invitation_link_refuses_a_suspended_player_s_decline(
+    client, toy_games, anna, bert, suspend
+):
     # The link signs nobody in: its token is the proof, so the action is the only check.
-    game = actions.do_create_game(anna, [anna.email, bert.email])
+    game = actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
     token = actions.invitation_token(game, game.seats.get(seat=1))
     suspend(bert)
 
@@ -121,12 +128,12 @@ def test_the_invitation_link_refuses_a_suspended_player_s_decline(client, anna, 
 
 
 def test_a_suspended_player_cannot_take_their_seat_back_from_a_bot(
-    anna, bert, carla, moderator, suspend
+    toy_game, anna, moderator, suspend
 ):
-    game = start_game([anna, bert, carla])
-    actions.do_replace_with_bot(game.id, moderator, 0, reason="Gone for weeks")
+    # "random": the toy's one bot level (the default stand-in, "careful", is not one).
+    actions.do_replace_with_bot(toy_game.id, moderator, 0, reason="Gone for weeks", level="random")
     suspend(anna)
     with pytest.raises(ServiceError) as refused:
-        actions.do_take_back_seat(game.id, anna)
+        actions.do_take_back_seat(toy_game.id, anna)
     assert refused.value.code == "suspended"
-    assert game.seats.get(seat=0).bot
+    assert toy_game.seats.get(seat=0).bot

@@ -23,10 +23,10 @@ def suspend(moderator):
 
 
 @pytest.fixture
-def report(game, bert) -> Report:
+def report(toy_game, bert) -> Report:
     """Bert's open report about Anna (seat 0) in the game they play."""
     return actions.do_file_report(
-        bert, game.id, ReportCategory.ABUSE, "Anna wrote rude things.", seat=0
+        bert, toy_game.id, ReportCategory.ABUSE, "Anna wrote rude things.", seat=0
     )
 
 

@@ -14,7 +14,7 @@ from games.models import Actor, GameStatus, Move
 from games.notify.links import game_entry_url
 from moderation import actions as moderation
 from notifications.models import OutboundEmail
-from tests.factories import client_for, start_game
+from tests.factories import TOY_KIND, client_for, start_game
 from tests.moderation.conftest import last_login_link
 
 pytestmark = pytest.mark.django_db
@@ -57,26 +57,30 @@ def test_no_login_link_is_sent_to_a_suspended_player(anna, suspend):
     assert last_login_link(anna.email) is None
 
 
-def test_the_game_link_of_an_email_does_not_sign_a_suspended_player_in(client, game, anna, suspend):
-    url = game_entry_url(game, anna).removeprefix("http://127.0.0.1:8000")
+def test_the_game_link_of_an_email_does_not_sign_a_suspended_player_in(
+    client, toy_game, anna, suspend
+):
+    url = game_entry_url(toy_game, anna).removeprefix("http://127.0.0.1:8000")
     suspend(anna)
     response = client.post(url)
     assert response.status_code == 403
     assert "_auth_user_id" not in client.session
 
 
-def test_a_suspended_player_cannot_create_a_game(anna, bert, suspend):
+def test_a_suspended_player_cannot_create_a_game(toy_games, anna, bert, suspend):
     suspend(anna)
     with pytest.raises(ServiceError) as refused:
-        actions.do_create_game(anna, [anna.email, bert.email])
+        actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
     assert refused.value.code == "suspended"
 
 
-def test_a_suspended_player_cannot_be_invited_and_the_host_is_not_told_why(anna, bert, suspend):
+def test_a_suspended_player_cannot_be_invited_and_the_host_is_not_told_why(
+    toy_games, anna, bert, suspend
+):
     suspend(bert)
     api = client_for(anna)
     response = api.post(
-        "/api/games/", {"game": "piratz", "players": [anna.email, bert.email]}, format="json"
+        "/api/games/", {"game": TOY_KIND, "players": [anna.email, bert.email]}, format="json"
     )
     assert response.status_code == 429
     body = response.json()
@@ -85,8 +89,8 @@ def test_a_suspended_player_cannot_be_invited_and_the_host_is_not_told_why(anna,
     assert "suspend" not in response.content.decode().lower()
 
 
-def test_a_suspended_player_cannot_accept_an_invitation(anna, bert, suspend):
-    game = actions.do_create_game(anna, [anna.email, bert.email])
+def test_a_suspended_player_cannot_accept_an_invitation(toy_games, anna, bert, suspend):
+    game = actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
     suspend(bert)
     with pytest.raises(ServiceError) as refused:
         actions.do_accept_invitation(game.id, bert)
@@ -96,24 +100,24 @@ def test_a_suspended_player_cannot_accept_an_invitation(anna, bert, suspend):
 
 
 def test_a_game_waiting_on_the_suspended_player_is_played_by_the_sweep_at_once(
-    game, anna, bert, suspend
+    toy_game, anna, bert, suspend
 ):
-    assert game.deadline > timezone.now() + timedelta(hours=1)  # Anna's normal 72 hours
+    assert toy_game.deadline > timezone.now() + timedelta(hours=1)  # Anna's normal 72 hours
     turn_emails = OutboundEmail.objects.filter(to=anna.email, template="your_turn").count()
     suspend(anna, reason="Spam in the game chat.")
-    game.refresh_from_db()
-    assert game.deadline <= timezone.now()
-    assert game.next_reminder_at is None
+    toy_game.refresh_from_db()
+    assert toy_game.deadline <= timezone.now()
+    assert toy_game.next_reminder_at is None
 
     assert sweeps.play_due_timeouts() == 1
 
-    game.refresh_from_db()
-    move = Move.objects.get(game=game)
+    toy_game.refresh_from_db()
+    move = Move.objects.get(game=toy_game)
     assert (move.seat, move.automatic, move.actor) == (0, True, Actor.SERVICE)
-    assert game.status == GameStatus.ACTIVE and game.version == 1
+    assert toy_game.status == GameStatus.ACTIVE and toy_game.version == 1
     # The game goes on with Bert, on his normal clock.
-    assert game.current_seat == 1
-    assert game.deadline > timezone.now() + timedelta(hours=71)
+    assert toy_game.current_seat == 1
+    assert toy_game.deadline > timezone.now() + timedelta(hours=71)
     assert OutboundEmail.objects.filter(to=anna.email, template="your_turn").count() == turn_emails
 
 
@@ -125,32 +129,32 @@ def play_turn(game, user):
     game.refresh_from_db()
 
 
-def test_a_new_turn_of_a_suspended_player_times_out_at_once(game, anna, bert, suspend):
+def test_a_new_turn_of_a_suspended_player_times_out_at_once(toy_game, anna, bert, suspend):
     suspend(bert)
-    game.refresh_from_db()
-    assert game.deadline > timezone.now() + timedelta(hours=1)  # Anna is not suspended
-    play_turn(game, anna)
-    assert game.current_seat == 1
-    assert game.deadline <= timezone.now()
-    assert game.next_reminder_at is None
+    toy_game.refresh_from_db()
+    assert toy_game.deadline > timezone.now() + timedelta(hours=1)  # Anna is not suspended
+    play_turn(toy_game, anna)
+    assert toy_game.current_seat == 1
+    assert toy_game.deadline <= timezone.now()
+    assert toy_game.next_reminder_at is None
     # No "your turn" email with a link that would not work: the move is played for him.
     assert not OutboundEmail.objects.filter(to=bert.email, template="your_turn").exists()
     assert sweeps.play_due_timeouts() == 1
 
 
-def test_a_suspension_until_a_date_ends_by_itself(anna, bert, suspend, time_machine):
+def test_a_suspension_until_a_date_ends_by_itself(toy_games, anna, bert, suspend, time_machine):
     time_machine.move_to(timezone.now(), tick=False)
     suspend(anna, until=timezone.now() + timedelta(days=3))
     api = client_for(anna)
     assert api.get("/api/games/").status_code == 403
     time_machine.shift(timedelta(days=3, seconds=1))
     assert api.get("/api/games/").status_code == 200
-    game = actions.do_create_game(anna, [anna.email, bert.email])
+    game = actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
     assert game.status == GameStatus.INVITED
 
 
 def test_unsuspending_restores_the_key_links_games_and_the_turn_clock(
-    game, anna, bert, moderator, suspend
+    toy_game, anna, bert, moderator, suspend
 ):
     api = client_for(anna)
     suspend(anna)
@@ -158,10 +162,11 @@ def test_unsuspending_restores_the_key_links_games_and_the_turn_clock(
 
     assert api.get("/api/games/").status_code == 200
     assert request_login_link(anna.email) is True
-    game.refresh_from_db()
-    assert game.deadline > timezone.now() + timedelta(hours=71)  # her turn's clock again
+    toy_game.refresh_from_db()
+    assert toy_game.deadline > timezone.now() + timedelta(hours=71)  # her turn's clock again
     assert sweeps.play_due_timeouts() == 0
-    assert actions.do_create_game(anna, [anna.email, bert.email]).status == GameStatus.INVITED
+    new_game = actions.do_create_game(anna, [anna.email, bert.email], game=TOY_KIND)
+    assert new_game.status == GameStatus.INVITED
     entries = AuditEntry.objects.filter(target_user=anna).order_by("at", "id")
     assert [(e.action, e.moderator, e.reason) for e in entries] == [
         (AuditAction.SUSPEND_USER, moderator, "Insulted other players."),
@@ -176,16 +181,16 @@ def test_unsuspending_restores_the_key_links_games_and_the_turn_clock(
         ("Spam.", timedelta(minutes=-1), "must end in the future"),
     ],
 )
-def test_bad_suspensions_change_nothing(game, anna, moderator, reason, until, message):
-    deadline = game.deadline
+def test_bad_suspensions_change_nothing(toy_game, anna, moderator, reason, until, message):
+    deadline = toy_game.deadline
     with pytest.raises(ServiceError) as refused:
         moderation.do_suspend_user(
             moderator, anna, reason, until=timezone.now() + until if until else None
         )
     assert refused.value.code == "invalid" and message in refused.value.detail
     anna.refresh_from_db()
-    game.refresh_from_db()
-    assert not anna.is_suspended() and game.deadline == deadline
+    toy_game.refresh_from_db()
+    assert not anna.is_suspended() and toy_game.deadline == deadline
     assert not AuditEntry.objects.exists()
 
 
@@ -197,6 +202,7 @@ def test_unsuspending_a_player_who_is_not_suspended_is_refused(anna, moderator):
 
 
 def test_a_game_of_four_keeps_going_with_a_suspended_player_in_it(players, suspend):
+    # Piratz's game: the toy seats three at most.
     carla = players[2]
     game = start_game(players)
     suspend(carla)

@@ -10,12 +10,11 @@ from django.test import override_settings
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from games import actions
 from games.models import Game
 from notifications.models import OutboundEmail
 from ops import metrics
 from piratz_site.celery import app as celery_app
-from tests.factories import reveal_or_timeout
+from tests.factories import TOY_KIND, play_toy_moves
 from webhooks.models import Webhook, WebhookDelivery
 
 pytestmark = pytest.mark.django_db
@@ -38,14 +37,10 @@ def value(samples: dict, name: str, **labels) -> float:
     return samples[(name, frozenset(labels.items()))]
 
 
-def test_moves_are_counted_by_game_and_actor(client, game, anna, bert, carla):
-    seated = {0: anna, 1: bert, 2: carla}
-    for _ in range(2):
-        game.refresh_from_db()
-        action = reveal_or_timeout(game)
-        actions.do_play_move(game.id, seated[game.current_seat], game.version, action)
+def test_moves_are_counted_by_game_and_actor(client, toy_game, anna, bert):
+    play_toy_moves(toy_game, [anna, bert], [5, 1])
     samples = scrape(client)
-    assert value(samples, "piratz_moves_applied_total", game="piratz", actor="player") == 2
+    assert value(samples, "piratz_moves_applied_total", game=TOY_KIND, actor="player") == 2
     assert value(samples, "piratz_database_up") == 1
 
 
@@ -68,7 +63,7 @@ def test_emails_are_counted_by_kind_and_status(client):
     assert b"example.com" not in client.get("/metrics").content
 
 
-def test_backlogs_give_the_age_of_the_oldest_due_item(client, game, anna):
+def test_backlogs_give_the_age_of_the_oldest_due_item(client, toy_game, anna):
     OutboundEmail.objects.all().delete()  # the game's own (unsent: no commit in a test)
     now = timezone.now()
     for minutes in (15, 3):
@@ -76,7 +71,7 @@ def test_backlogs_give_the_age_of_the_oldest_due_item(client, game, anna):
     queue(send_after=now + timedelta(minutes=5))  # a retry waiting for its backoff: not due
     queue(status="sent", send_after=now - timedelta(hours=1))  # done: not due
     webhook = Webhook.objects.create(
-        game=game, owner=anna, kind="json", url="https://hooks.example.com/x"
+        game=toy_game, owner=anna, kind="json", url="https://hooks.example.com/x"
     )
     WebhookDelivery.objects.create(
         webhook=webhook, event="move", body={}, next_attempt_at=now - timedelta(minutes=20)
@@ -88,12 +83,12 @@ def test_backlogs_give_the_age_of_the_oldest_due_item(client, game, anna):
     assert 20 * 60 <= value(samples, "piratz_webhook_backlog_oldest_seconds") < 21 * 60
 
 
-def test_sweep_lag_is_how_late_the_most_overdue_unpaused_game_is(client, game, anna, bert):
+def test_sweep_lag_is_how_late_the_most_overdue_unpaused_game_is(client, toy_game, anna, bert):
     now = timezone.now()
-    Game.objects.filter(id=game.id).update(deadline=now - timedelta(minutes=7))
+    Game.objects.filter(id=toy_game.id).update(deadline=now - timedelta(minutes=7))
     assert 7 * 60 <= value(scrape(client), "piratz_deadline_sweep_lag_seconds") < 8 * 60
     # A paused game's clock stands still: it is not late.
-    Game.objects.filter(id=game.id).update(paused_at=now)
+    Game.objects.filter(id=toy_game.id).update(paused_at=now)
     assert value(scrape(client), "piratz_deadline_sweep_lag_seconds") == 0
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from games import actions
-from tests.factories import client_for, start_game
+from tests.factories import client_for
 from tests.throttles import api_rates
 from webhooks import signing
 from webhooks.api import WebhookCreateThrottle
@@ -16,10 +16,12 @@ def webhooks_url(game) -> str:
     return f"/api/games/{game.id}/webhooks/"
 
 
-def test_a_player_adds_a_json_webhook_and_sees_the_secret_once(game, anna, receiver):
+def test_a_player_adds_a_json_webhook_and_sees_the_secret_once(toy_game, anna, receiver):
     client = client_for(anna)
     answer = client.post(
-        webhooks_url(game), {"kind": "json", "url": receiver.url("/p/secret-token")}, format="json"
+        webhooks_url(toy_game),
+        {"kind": "json", "url": receiver.url("/p/secret-token")},
+        format="json",
     )
     assert answer.status_code == 201, answer.json()
     created = answer.json()
@@ -31,50 +33,50 @@ def test_a_player_adds_a_json_webhook_and_sees_the_secret_once(game, anna, recei
     assert created["enabled"] is True and created["disabled_reason"] == ""
     assert webhook.owner == anna and webhook.kind == "json"
 
-    [listed] = client.get(webhooks_url(game)).json()
+    [listed] = client.get(webhooks_url(toy_game)).json()
     assert "secret" not in listed
     assert "secret-token" not in str(listed)
     assert listed["id"] == created["id"]
 
 
-def test_the_answer_with_the_secret_is_never_stored(game, anna, receiver):
+def test_the_answer_with_the_secret_is_never_stored(toy_game, anna, receiver):
     answer = client_for(anna).post(
-        webhooks_url(game), {"kind": "json", "url": receiver.url()}, format="json"
+        webhooks_url(toy_game), {"kind": "json", "url": receiver.url()}, format="json"
     )
     assert answer.status_code == 201
     assert "no-store" in answer["Cache-Control"] and "private" in answer["Cache-Control"]
 
 
-def test_chat_kinds_have_no_secret(game, anna, receiver):
+def test_chat_kinds_have_no_secret(toy_game, anna, receiver):
     answer = client_for(anna).post(
-        webhooks_url(game), {"kind": "discord", "url": receiver.url()}, format="json"
+        webhooks_url(toy_game), {"kind": "discord", "url": receiver.url()}, format="json"
     )
     assert answer.status_code == 201
     assert answer.json()["secret"] is None
 
 
-def test_each_player_sees_and_deletes_only_their_own(game, anna, bert, receiver):
+def test_each_player_sees_and_deletes_only_their_own(toy_game, anna, bert, receiver):
     client_for(anna).post(
-        webhooks_url(game), {"kind": "json", "url": receiver.url()}, format="json"
+        webhooks_url(toy_game), {"kind": "json", "url": receiver.url()}, format="json"
     )
     annas = Webhook.objects.get()
-    assert client_for(bert).get(webhooks_url(game)).json() == []
-    answer = client_for(bert).delete(f"{webhooks_url(game)}{annas.id}/")
+    assert client_for(bert).get(webhooks_url(toy_game)).json() == []
+    answer = client_for(bert).delete(f"{webhooks_url(toy_game)}{annas.id}/")
     assert answer.status_code == 404
     assert answer.json()["code"] == "not_found"
     assert Webhook.objects.exists()
-    assert client_for(anna).delete(f"{webhooks_url(game)}{annas.id}/").status_code == 204
+    assert client_for(anna).delete(f"{webhooks_url(toy_game)}{annas.id}/").status_code == 204
     assert not Webhook.objects.exists()
 
 
-def test_outsiders_staff_and_strangers_are_refused(game, outsider, moderator, receiver):
+def test_outsiders_staff_and_strangers_are_refused(toy_game, outsider, moderator, receiver):
     body = {"kind": "json", "url": receiver.url()}
     for method in ("get", "post"):
-        answer = getattr(client_for(outsider), method)(webhooks_url(game), body, format="json")
+        answer = getattr(client_for(outsider), method)(webhooks_url(toy_game), body, format="json")
         assert (answer.status_code, answer.json()["code"]) == (404, "not_found")
-        answer = getattr(client_for(moderator), method)(webhooks_url(game), body, format="json")
+        answer = getattr(client_for(moderator), method)(webhooks_url(toy_game), body, format="json")
         assert (answer.status_code, answer.json()["code"]) == (403, "not_a_player")
-        answer = getattr(client_for(None), method)(webhooks_url(game), body, format="json")
+        answer = getattr(client_for(None), method)(webhooks_url(toy_game), body, format="json")
         assert (answer.status_code, answer.json()["code"]) == (401, "not_authenticated")
     assert not Webhook.objects.exists()
 
@@ -90,29 +92,28 @@ def test_outsiders_staff_and_strangers_are_refused(game, outsider, moderator, re
         ({"kind": "json", "url": "https://10.0.0.1/"}, "not public"),
     ],
 )
-def test_bad_bodies_are_invalid(game, anna, body, field):
-    answer = client_for(anna).post(webhooks_url(game), body, format="json")
+def test_bad_bodies_are_invalid(toy_game, anna, body, field):
+    answer = client_for(anna).post(webhooks_url(toy_game), body, format="json")
     assert answer.status_code == 400
     assert answer.json()["code"] == "invalid"
     assert field in str(answer.json())
     assert not Webhook.objects.exists()
 
 
-def test_a_game_takes_a_limited_number_of_webhooks(game, anna, bert, receiver, settings):
+def test_a_game_takes_a_limited_number_of_webhooks(toy_game, anna, bert, receiver, settings):
     settings.WEBHOOKS_PER_GAME = 2
     body = {"kind": "slack", "url": receiver.url()}
-    assert client_for(anna).post(webhooks_url(game), body, format="json").status_code == 201
-    assert client_for(bert).post(webhooks_url(game), body, format="json").status_code == 201
-    answer = client_for(anna).post(webhooks_url(game), body, format="json")
+    assert client_for(anna).post(webhooks_url(toy_game), body, format="json").status_code == 201
+    assert client_for(bert).post(webhooks_url(toy_game), body, format="json").status_code == 201
+    answer = client_for(anna).post(webhooks_url(toy_game), body, format="json")
     assert (answer.status_code, answer.json()["code"]) == (409, "conflict")
     assert Webhook.objects.count() == 2
 
 
-def test_no_webhook_for_a_game_that_has_ended(anna, bert, receiver, moderator):
-    game = start_game([anna, bert])
-    actions.do_abort_game(game.id, moderator, reason="ended")
+def test_no_webhook_for_a_game_that_has_ended(toy_game, anna, receiver, moderator):
+    actions.do_abort_game(toy_game.id, moderator, reason="ended")
     answer = client_for(anna).post(
-        webhooks_url(game), {"kind": "json", "url": receiver.url()}, format="json"
+        webhooks_url(toy_game), {"kind": "json", "url": receiver.url()}, format="json"
     )
     assert (answer.status_code, answer.json()["code"]) == (409, "game_not_active")
 
@@ -127,15 +128,17 @@ def test_the_schema_documents_the_endpoints(client):
 
 
 @api_rates(webhooks="2/hour")  # API_THROTTLE_WEBHOOKS
-def test_adding_webhooks_is_throttled_per_user(game, anna, bert, receiver):
+def test_adding_webhooks_is_throttled_per_user(toy_game, anna, bert, receiver):
     refused = {"kind": "json", "url": "https://10.0.0.1/"}
     for _ in range(2):
-        assert client_for(anna).post(webhooks_url(game), refused, format="json").status_code == 400
+        assert (
+            client_for(anna).post(webhooks_url(toy_game), refused, format="json").status_code == 400
+        )
     body = {"kind": "json", "url": receiver.url()}
-    answer = client_for(anna).post(webhooks_url(game), body, format="json")
+    answer = client_for(anna).post(webhooks_url(toy_game), body, format="json")
     assert (answer.status_code, answer.json()["code"]) == (429, "throttled")
-    assert client_for(anna).get(webhooks_url(game)).status_code == 200  # reading is free
-    assert client_for(bert).post(webhooks_url(game), body, format="json").status_code == 201
+    assert client_for(anna).get(webhooks_url(toy_game)).status_code == 200  # reading is free
+    assert client_for(bert).post(webhooks_url(toy_game), body, format="json").status_code == 201
 
 
 def test_the_webhook_budget_is_a_setting_of_its_own():
@@ -143,10 +146,10 @@ def test_the_webhook_budget_is_a_setting_of_its_own():
 
 
 @api_rates(user="2/min")
-def test_webhook_requests_count_against_the_users_budget_too(game, anna):
+def test_webhook_requests_count_against_the_users_budget_too(toy_game, anna):
     """The endpoint names its throttles (the webhook budget), which replaces DRF's default
     list: the per-user budget every other endpoint has must be among them."""
-    answers = [client_for(anna).get(webhooks_url(game)).status_code for _ in range(3)]
+    answers = [client_for(anna).get(webhooks_url(toy_game)).status_code for _ in range(3)]
     assert answers == [200, 200, 429]
 
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import actions
 from notifications.outbox import SendOutcome
 from tests.concurrency import at_once
-from tests.factories import client_for
+from tests.factories import client_for, toy_move
 from webhooks import delivery, signing
 from webhooks.models import Webhook, WebhookDelivery
 from webhooks.tasks import send_webhook_delivery
@@ -24,6 +24,7 @@ Status = WebhookDelivery.Status
 def test_a_move_posts_each_kind_its_shape(
     game, anna, bert, receiver, django_capture_on_commit_callbacks
 ):
+    # Piratz's game, not the toy: the posts tell its move in its words (a reveal, P9).
     add_webhook(game, anna, "discord", receiver.url("/discord"))
     add_webhook(game, anna, "slack", receiver.url("/slack"))
     _, secret = add_webhook(game, bert, "json", receiver.url("/json"))
@@ -77,13 +78,13 @@ def test_a_move_posts_each_kind_its_shape(
 
 
 def test_a_moderators_forced_move_is_posted_as_such_not_as_a_passed_deadline(
-    game, anna, receiver, django_capture_on_commit_callbacks
+    toy_game, anna, receiver, django_capture_on_commit_callbacks
 ):
-    add_webhook(game, anna, "slack", receiver.url("/slack"))
-    add_webhook(game, anna, "json", receiver.url("/json"))
+    add_webhook(toy_game, anna, "slack", receiver.url("/slack"))
+    add_webhook(toy_game, anna, "json", receiver.url("/json"))
     with django_capture_on_commit_callbacks(execute=True):
         actions.do_force_automatic_move(
-            game.id, _moderator(), version=game.version, reason="The player asked us to."
+            toy_game.id, _moderator(), version=toy_game.version, reason="The player asked us to."
         )
     posts = {post.path: post.json for post in receiver.posts}
     assert posts["/json"]["move"]["actor"] == "moderator"
@@ -92,14 +93,14 @@ def test_a_moderators_forced_move_is_posted_as_such_not_as_a_passed_deadline(
     assert "deadline had passed" not in posts["/slack"]["text"]
 
 
-def test_signature_follows_the_documented_recipe(game, anna, receiver):
+def test_signature_follows_the_documented_recipe(toy_game, anna, receiver):
     """The receiver recipe of docs/webhooks.md "Signature (`json` only)", written out with
     hashlib alone."""
     import hashlib
     import hmac
 
-    _, secret = add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    _, secret = add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     delivery.send_due_deliveries()
     post = receiver.posts[0]
     fields = dict(part.split("=", 1) for part in post.headers["X-Piratz-Signature"].split(","))
@@ -112,13 +113,13 @@ def test_signature_follows_the_documented_recipe(game, anna, receiver):
     # the database row.
     webhook = Webhook.objects.get()
     assert signing.secret_for(webhook.id) == secret
-    assert signing.secret_for(Webhook(game=game).id) != secret
+    assert signing.secret_for(Webhook(game=toy_game).id) != secret
     assert secret not in str(Webhook.objects.filter(id=webhook.id).values().get())
 
 
-def test_the_end_of_the_game_is_posted(game, anna, bert, carla, receiver):
-    add_webhook(game, anna, "json", receiver.url())
-    actions.do_abort_game(game.id, _moderator(), reason="testing the end")
+def test_the_end_of_the_game_is_posted(toy_game, anna, receiver):
+    add_webhook(toy_game, anna, "json", receiver.url())
+    actions.do_abort_game(toy_game.id, _moderator(), reason="testing the end")
     delivery.send_due_deliveries()
     [post] = receiver.posts
     assert post.json["event"] == "game_ended"
@@ -127,11 +128,11 @@ def test_the_end_of_the_game_is_posted(game, anna, bert, carla, receiver):
     assert post.json["seat_to_move"] is None and post.json["deadline"] is None
 
 
-def test_a_server_error_is_retried_and_delivered_once(game, anna, receiver, time_machine):
+def test_a_server_error_is_retried_and_delivered_once(toy_game, anna, receiver, time_machine):
     time_machine.move_to(timezone.now(), tick=False)
     receiver.answers = [500]
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     [row] = WebhookDelivery.objects.all()
 
     assert delivery.send_pending_delivery(row.id) == SendOutcome.RETRYING
@@ -153,20 +154,22 @@ def test_a_server_error_is_retried_and_delivered_once(game, anna, receiver, time
     assert receiver.posts[0].json == receiver.posts[1].json
 
 
-def test_too_many_requests_is_retried_not_counted_against_the_webhook(game, anna, receiver):
+def test_too_many_requests_is_retried_not_counted_against_the_webhook(toy_game, anna, receiver):
     receiver.answers = [429]
-    add_webhook(game, anna, "discord", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "discord", receiver.url())
+    play_some(toy_game)
     assert delivery.send_due_deliveries().retrying == 1
     assert Webhook.objects.get().consecutive_failures == 0
 
 
-def test_repeated_client_errors_disable_the_webhook_with_the_reason(game, anna, receiver, settings):
+def test_repeated_client_errors_disable_the_webhook_with_the_reason(
+    toy_game, anna, receiver, settings
+):
     settings.WEBHOOK_DISABLE_AFTER_FAILURES = 2
     receiver.answers = [404, 410]
-    add_webhook(game, anna, "slack", receiver.url())
+    add_webhook(toy_game, anna, "slack", receiver.url())
     for _ in range(3):
-        game = play_some(game)
+        toy_game = play_some(toy_game)
     first, second, third = WebhookDelivery.objects.order_by("id")
 
     assert delivery.send_pending_delivery(first.id) == SendOutcome.FAILED  # 4xx: no retry
@@ -187,31 +190,31 @@ def test_repeated_client_errors_disable_the_webhook_with_the_reason(game, anna, 
     assert delivery.send_due_deliveries().sent == 0
     assert len(receiver.posts) == 2
     # No more deliveries for a disabled webhook.
-    play_some(game)
+    play_some(toy_game)
     assert WebhookDelivery.objects.count() == 3
     # The owner sees why in the API.
-    [listed] = client_for(anna).get(f"/api/games/{game.id}/webhooks/").json()
+    [listed] = client_for(anna).get(f"/api/games/{toy_game.id}/webhooks/").json()
     assert listed["enabled"] is False
     assert listed["disabled_reason"].endswith("HTTP 410")
 
 
-def test_a_delivered_post_resets_the_failure_count(game, anna, receiver):
+def test_a_delivered_post_resets_the_failure_count(toy_game, anna, receiver):
     receiver.answers = [400, 200]
-    add_webhook(game, anna, "json", receiver.url())
-    game = play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    toy_game = play_some(toy_game)
     delivery.send_due_deliveries()
     assert Webhook.objects.get().consecutive_failures == 1
-    play_some(game)
+    play_some(toy_game)
     delivery.send_due_deliveries()
     assert Webhook.objects.get().consecutive_failures == 0
 
 
-def test_retries_run_out(game, anna, receiver, settings, time_machine):
+def test_retries_run_out(toy_game, anna, receiver, settings, time_machine):
     time_machine.move_to(timezone.now(), tick=False)
     settings.WEBHOOK_MAX_ATTEMPTS = 2
     receiver.answers = [503, 503]
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     delivery.send_due_deliveries()
     time_machine.shift(timedelta(minutes=1))
     assert delivery.send_due_deliveries().failed == 1
@@ -220,9 +223,9 @@ def test_retries_run_out(game, anna, receiver, settings, time_machine):
     assert Webhook.objects.get().consecutive_failures == 1
 
 
-def test_a_delivery_task_run_twice_posts_once(game, anna, receiver):
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+def test_a_delivery_task_run_twice_posts_once(toy_game, anna, receiver):
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     [row] = WebhookDelivery.objects.all()
     assert send_webhook_delivery(row.id) == SendOutcome.SENT
     assert send_webhook_delivery(row.id) == SendOutcome.SKIPPED
@@ -230,10 +233,10 @@ def test_a_delivery_task_run_twice_posts_once(game, anna, receiver):
     assert len(receiver.posts) == 1
 
 
-def test_a_stuck_claim_is_requeued_by_the_sweep(game, anna, receiver, time_machine):
+def test_a_stuck_claim_is_requeued_by_the_sweep(toy_game, anna, receiver, time_machine):
     time_machine.move_to(timezone.now(), tick=False)
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     WebhookDelivery.objects.update(status=Status.SENDING, claimed_at=timezone.now())
     assert delivery.send_due_deliveries().requeued == 0  # its worker may still be at it
     time_machine.shift(timedelta(minutes=11))
@@ -242,10 +245,10 @@ def test_a_stuck_claim_is_requeued_by_the_sweep(game, anna, receiver, time_machi
     assert WebhookDelivery.objects.get().attempts == 2
 
 
-def test_a_rolled_back_move_queues_nothing(game, anna, receiver):
-    add_webhook(game, anna, "json", receiver.url())
+def test_a_rolled_back_move_queues_nothing(toy_game, anna, receiver):
+    add_webhook(toy_game, anna, "json", receiver.url())
     with pytest.raises(actions.ServiceError):
-        actions.do_play_move(game.id, anna, game.version + 5, {"action": "reveal"})
+        actions.do_play_move(toy_game.id, anna, toy_game.version + 5, toy_move(toy_game))
     assert not WebhookDelivery.objects.exists()
 
 
@@ -257,16 +260,16 @@ def _moderator():
 
 @pytest.mark.postgres("SQLite serialises the claims whole, so sweeps cannot overlap")
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_sweeps_claim_different_deliveries(game, anna, bert, receiver, settings):
+def test_concurrent_sweeps_claim_different_deliveries(toy_game, anna, bert, receiver, settings):
     """Overlapping sweeps (a second beat, a sweep longer than its minute) take posts no
     other holds (SKIP LOCKED), as the email outbox's do: each posted once, no claim lost."""
     settings.OUTBOX_EAGER_SEND_ON_COMMIT = False  # the moves' commits leave them to the sweep
-    add_webhook(game, anna, "json", receiver.url("/anna"))
-    add_webhook(game, bert, "json", receiver.url("/bert"))
-    for _ in range(12):
-        game = play_some(game)
+    add_webhook(toy_game, anna, "json", receiver.url("/anna"))
+    add_webhook(toy_game, bert, "json", receiver.url("/bert"))
+    for _ in range(6):  # the first free cells, in turn: X wins at the 7th, not before
+        toy_game = play_some(toy_game)
     pending = WebhookDelivery.objects.filter(status=Status.PENDING).count()
-    assert pending == 24
+    assert pending == 12
 
     results = at_once([delivery.send_due_deliveries] * 4)
 

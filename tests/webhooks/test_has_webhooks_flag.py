@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game
-from tests.factories import start_game
+from tests.factories import start_toy_game
 from webhooks import delivery
 from webhooks.actions import do_delete_webhook
 from webhooks.models import Webhook, WebhookDelivery
@@ -79,12 +79,12 @@ def move_deliveries() -> int:
     ids=["own cache", "database cache"],
 )
 def test_moves_of_a_game_without_webhooks_ask_neither_the_database_nor_the_cache(
-    settings, anna, bert, cache
+    settings, toy_games, anna, bert, cache
 ):
     RecordingCache.keys = []
     settings.CACHES = {"default": cache}
     with CaptureQueriesContext(connection) as context:
-        game = start_game([anna, bert])
+        game = start_toy_game([anna, bert])
         game = play_some(game)
         game = play_some(game)
     sql = [q["sql"] for q in context.captured_queries]
@@ -94,117 +94,121 @@ def test_moves_of_a_game_without_webhooks_ask_neither_the_database_nor_the_cache
     assert RecordingCache.keys == []
 
 
-def test_a_new_game_has_no_webhooks(game):
-    assert game.has_webhooks is False
-    assert flag(game) is False
+def test_a_new_game_has_no_webhooks(toy_game):
+    assert toy_game.has_webhooks is False
+    assert flag(toy_game) is False
 
 
 # --- Adding and enabling set the flag ---------------------------------------------------------
 
 
-def test_a_webhook_added_after_moves_sets_the_flag_and_gets_the_next_move(game, anna, receiver):
-    game, asked = webhook_queries(game)
+def test_a_webhook_added_after_moves_sets_the_flag_and_gets_the_next_move(toy_game, anna, receiver):
+    toy_game, asked = webhook_queries(toy_game)
     assert asked == []
-    add_webhook(game, anna, "json", receiver.url())
-    assert flag(game) is True
-    game, asked = webhook_queries(game)
+    add_webhook(toy_game, anna, "json", receiver.url())
+    assert flag(toy_game) is True
+    toy_game, asked = webhook_queries(toy_game)
     assert len(asked) == 1  # now it asks which ones
     assert move_deliveries() == 1
 
 
-def test_a_webhook_saved_by_any_other_writer_sets_the_flag(game, anna, receiver):
-    game, _ = webhook_queries(game)
-    Webhook.objects.create(game=game, owner=anna, kind="json", url=receiver.url())
-    assert flag(game) is True
-    play_some(game)
+def test_a_webhook_saved_by_any_other_writer_sets_the_flag(toy_game, anna, receiver):
+    toy_game, _ = webhook_queries(toy_game)
+    Webhook.objects.create(game=toy_game, owner=anna, kind="json", url=receiver.url())
+    assert flag(toy_game) is True
+    play_some(toy_game)
     assert move_deliveries() == 1
 
 
-def test_disabling_by_a_save_clears_the_flag_and_enabling_sets_it_again(game, anna, receiver):
-    webhook, _ = add_webhook(game, anna, "json", receiver.url())
+def test_disabling_by_a_save_clears_the_flag_and_enabling_sets_it_again(toy_game, anna, receiver):
+    webhook, _ = add_webhook(toy_game, anna, "json", receiver.url())
     webhook.disabled_at, webhook.disabled_reason = timezone.now(), "switched off"
     webhook.save()
-    assert flag(game) is False
-    game, asked = webhook_queries(game)
+    assert flag(toy_game) is False
+    toy_game, asked = webhook_queries(toy_game)
     assert (asked, move_deliveries()) == ([], 0)
 
     webhook.disabled_at, webhook.disabled_reason = None, ""
     webhook.save()
-    assert flag(game) is True
-    play_some(game)
+    assert flag(toy_game) is True
+    play_some(toy_game)
     assert move_deliveries() == 1
 
 
-def test_disabling_one_of_two_keeps_the_flag(game, anna, bert, receiver):
-    first, _ = add_webhook(game, anna, "json", receiver.url("/a"))
-    add_webhook(game, bert, "json", receiver.url("/b"))
+def test_disabling_one_of_two_keeps_the_flag(toy_game, anna, bert, receiver):
+    first, _ = add_webhook(toy_game, anna, "json", receiver.url("/a"))
+    add_webhook(toy_game, bert, "json", receiver.url("/b"))
     first.disabled_at = timezone.now()
     first.save()
-    assert flag(game) is True
-    play_some(game)
+    assert flag(toy_game) is True
+    play_some(toy_game)
     assert move_deliveries() == 1
 
 
 # --- The worker's automatic disabling ---------------------------------------------------------
 
 
-def test_the_workers_disabling_of_the_last_webhook_clears_the_flag(game, anna, receiver, settings):
+def test_the_workers_disabling_of_the_last_webhook_clears_the_flag(
+    toy_game, anna, receiver, settings
+):
     settings.WEBHOOK_DISABLE_AFTER_FAILURES = 1
     receiver.answers = [404]
-    add_webhook(game, anna, "json", receiver.url())
-    game = play_some(game)
+    add_webhook(toy_game, anna, "json", receiver.url())
+    toy_game = play_some(toy_game)
     assert delivery.send_due_deliveries().failed == 1
     assert Webhook.objects.get().enabled is False
-    assert flag(game) is False
-    game, asked = webhook_queries(game)
+    assert flag(toy_game) is False
+    toy_game, asked = webhook_queries(toy_game)
     assert asked == []
     assert move_deliveries() == 1
 
 
-def test_the_workers_disabling_of_one_of_two_keeps_the_flag(game, anna, bert, receiver, settings):
+def test_the_workers_disabling_of_one_of_two_keeps_the_flag(
+    toy_game, anna, bert, receiver, settings
+):
     settings.WEBHOOK_DISABLE_AFTER_FAILURES = 1
-    add_webhook(game, anna, "json", receiver.url("/gone"))
-    add_webhook(game, bert, "json", receiver.url("/fine"))
-    game = play_some(game)
+    add_webhook(toy_game, anna, "json", receiver.url("/gone"))
+    add_webhook(toy_game, bert, "json", receiver.url("/fine"))
+    toy_game = play_some(toy_game)
     gone = WebhookDelivery.objects.get(webhook__url__endswith="/gone")
     receiver.answers = [404]
     delivery.send_pending_delivery(gone.id)
     assert Webhook.objects.filter(disabled_at__isnull=False).count() == 1
-    assert flag(game) is True
-    play_some(game)
+    assert flag(toy_game) is True
+    play_some(toy_game)
     assert WebhookDelivery.objects.filter(webhook__url__endswith="/fine").count() == 2
 
 
-def test_disable_webhooks_refreshes_each_of_their_games(game, anna, bert, carla, receiver):
-    other = start_game([bert, carla])
-    add_webhook(game, anna, "json", receiver.url())
+def test_disable_webhooks_refreshes_each_of_their_games(toy_game, anna, bert, carla, receiver):
+    other = start_toy_game([bert, carla])
+    add_webhook(toy_game, anna, "json", receiver.url())
     add_webhook(other, bert, "json", receiver.url())
     add_webhook(other, carla, "json", receiver.url())
     disabled = delivery.disable_webhooks(
         Webhook.objects.filter(owner__in=[anna, bert]), "moderator"
     )
     assert disabled == 2
-    assert (flag(game), flag(other)) == (False, True)
+    assert (flag(toy_game), flag(other)) == (False, True)
 
 
 # --- Deleting -----------------------------------------------------------------------------
 
 
-def test_deleting_the_last_webhook_clears_the_flag(game, anna, bert, receiver):
-    first, _ = add_webhook(game, anna, "json", receiver.url())
-    second, _ = add_webhook(game, bert, "json", receiver.url())
-    do_delete_webhook(game.id, anna, first.id)
-    assert flag(game) is True
-    do_delete_webhook(game.id, bert, second.id)
-    assert flag(game) is False
-    game, asked = webhook_queries(game)
+def test_deleting_the_last_webhook_clears_the_flag(toy_game, anna, bert, receiver):
+    first, _ = add_webhook(toy_game, anna, "json", receiver.url())
+    second, _ = add_webhook(toy_game, bert, "json", receiver.url())
+    do_delete_webhook(toy_game.id, anna, first.id)
+    assert flag(toy_game) is True
+    do_delete_webhook(toy_game.id, bert, second.id)
+    assert flag(toy_game) is False
+    toy_game, asked = webhook_queries(toy_game)
     assert (asked, move_deliveries()) == ([], 0)
 
 
-def test_a_webhook_deleted_by_any_other_writer_clears_the_flag(game, anna, receiver):
-    add_webhook(game, anna, "json", receiver.url())
+def test_a_webhook_deleted_by_any_other_writer_clears_the_flag(toy_game, anna, receiver):
+    add_webhook(toy_game, anna, "json", receiver.url())
     Webhook.objects.all().delete()
-    assert flag(game) is False
+    assert flag(toy_game) is False
 
 
 # --- The game row first, then the webhooks ----------------------------------------------------
@@ -219,21 +223,23 @@ def game_row_first(sql: list[str], first_write: str) -> None:
         assert sql[lock].endswith("FOR UPDATE"), sql[lock]
 
 
-def test_deleting_a_webhook_locks_the_game_row_before_its_rows(game, anna, receiver):
+def test_deleting_a_webhook_locks_the_game_row_before_its_rows(toy_game, anna, receiver):
     # A move holds the game row and, at its commit, waits for the webhook row its new
     # delivery refers to: a delete that took the webhook's rows first and then waited for
     # the game (to refresh the flag) would deadlock with it.
-    webhook, _ = add_webhook(game, anna, "json", receiver.url())
-    play_some(game)
+    webhook, _ = add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     with CaptureQueriesContext(connection) as context:
-        do_delete_webhook(game.id, anna, webhook.id)
+        do_delete_webhook(toy_game.id, anna, webhook.id)
     game_row_first([q["sql"] for q in context.captured_queries], "DELETE")
 
 
-def test_a_failure_that_may_disable_locks_the_game_row_before_the_delivery(game, anna, receiver):
+def test_a_failure_that_may_disable_locks_the_game_row_before_the_delivery(
+    toy_game, anna, receiver
+):
     receiver.answers = [404]
-    add_webhook(game, anna, "json", receiver.url())
-    play_some(game)
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     with CaptureQueriesContext(connection) as context:
         delivery.send_due_deliveries()
     sql = [q["sql"] for q in context.captured_queries]
@@ -243,13 +249,15 @@ def test_a_failure_that_may_disable_locks_the_game_row_before_the_delivery(game,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_refresh_waiting_for_the_lock_sees_the_webhook_added_meanwhile(anna, bert, receiver):
+def test_a_refresh_waiting_for_the_lock_sees_the_webhook_added_meanwhile(
+    toy_games, anna, bert, receiver
+):
     """Whoever refreshes after waiting for the game row sees what the holder added: on
     PostgreSQL a lone UPDATE … EXISTS that waited would use its snapshot from before the
     wait, and clear the flag the holder had just set."""
     if not connection.features.has_select_for_update:
         pytest.skip("SQLite serialises the whole transactions (IMMEDIATE): no such wait")
-    game = start_game([anna, bert])
+    game = start_toy_game([anna, bert])
     added, may_commit, refreshed = threading.Event(), threading.Event(), threading.Event()
     errors = []
 
@@ -307,13 +315,13 @@ def waiting_for_a_lock() -> bool:
 
 
 def test_the_migrations_backfill_sets_each_games_flag_from_its_webhooks(
-    anna, bert, carla, receiver
+    toy_games, anna, bert, carla, receiver
 ):
     migration = importlib.import_module("games.migrations.0007_game_has_webhooks")
-    with_one = start_game([anna, bert])
-    with_a_disabled_one = start_game([anna, carla])
-    without = start_game([bert, carla])
-    wrongly_set = start_game([carla, anna])
+    with_one = start_toy_game([anna, bert])
+    with_a_disabled_one = start_toy_game([anna, carla])
+    without = start_toy_game([bert, carla])
+    wrongly_set = start_toy_game([carla, anna])
     add_webhook(with_one, anna, "json", receiver.url())
     disabled, _ = add_webhook(with_a_disabled_one, anna, "json", receiver.url())
     Webhook.objects.filter(id=disabled.id).update(disabled_at=timezone.now())

@@ -11,6 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_pause_resume_extend_and_resign_are_posted(game, anna, bert, receiver):
+    # Piratz's game: a resigned seat's bot plays it to the end (P26), at a table of three.
     add_webhook(game, anna, "json", receiver.url())
     add_webhook(game, bert, "discord", receiver.url("/discord"))
     actions.do_pause_game(game.id, anna, "dinner")

@@ -25,11 +25,11 @@ def delivery(webhook, status, age_days: float) -> WebhookDelivery:
 
 
 def test_old_done_deliveries_are_deleted_in_batches_and_the_rest_kept(
-    game, anna, receiver, settings
+    toy_game, anna, receiver, settings
 ):
     settings.RETENTION_WEBHOOK_DAYS = 30
-    add_webhook(game, anna, "json", receiver.url())
-    webhook = Webhook.objects.get(game=game)
+    add_webhook(toy_game, anna, "json", receiver.url())
+    webhook = Webhook.objects.get(game=toy_game)
     gone = [delivery(webhook, status, 31) for status in (Status.SENT, Status.FAILED, Status.SENT)]
     kept = [
         delivery(webhook, Status.SENT, 29),
@@ -47,9 +47,11 @@ def test_old_done_deliveries_are_deleted_in_batches_and_the_rest_kept(
     assert Webhook.objects.filter(id=webhook.id).exists()
 
 
-def test_the_task_runs_daily_on_beat_and_again_after_a_full_run(game, anna, receiver, monkeypatch):
-    add_webhook(game, anna, "json", receiver.url())
-    webhook = Webhook.objects.get(game=game)
+def test_the_task_runs_daily_on_beat_and_again_after_a_full_run(
+    toy_game, anna, receiver, monkeypatch
+):
+    add_webhook(toy_game, anna, "json", receiver.url())
+    webhook = Webhook.objects.get(game=toy_game)
     for _ in range(2):
         delivery(webhook, Status.SENT, 40)
     sent_again = []

@@ -10,7 +10,7 @@ from tests.resolver import resolving
 from webhooks import delivery
 from webhooks.models import WEBHOOK_POSTS, Webhook, WebhookDelivery
 
-from .conftest import add_webhook, play
+from .conftest import add_webhook, play_some
 
 pytestmark = pytest.mark.django_db
 
@@ -35,12 +35,12 @@ pytestmark = pytest.mark.django_db
         "https://intranet.test/hook",  # resolves to 10.0.0.7, below
     ],
 )
-def test_private_and_link_local_addresses_are_refused_at_creation(game, anna, monkeypatch, url):
+def test_private_and_link_local_addresses_are_refused_at_creation(toy_game, anna, monkeypatch, url):
     resolving(
         monkeypatch, {"metadata.internal.test": "169.254.169.254", "intranet.test": "10.0.0.7"}
     )
     with pytest.raises(ServiceError) as refused:
-        add_webhook(game, anna, "json", url)
+        add_webhook(toy_game, anna, "json", url)
     assert refused.value.code == "invalid"
     assert "not public" in refused.value.detail
     assert not Webhook.objects.exists()
@@ -63,25 +63,25 @@ def test_malformed_urls_are_refused(url, why):
         WEBHOOK_POSTS.check_url(url)
 
 
-def test_loopback_needs_the_test_allowance(game, anna, settings, receiver):
+def test_loopback_needs_the_test_allowance(toy_game, anna, settings, receiver):
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = False
     for url in (receiver.url(), f"https://127.0.0.1:{receiver.port}/", "https://[::1]/"):
         with pytest.raises(ServiceError):
-            add_webhook(game, anna, "json", url)
+            add_webhook(toy_game, anna, "json", url)
     settings.WEBHOOKS_ALLOW_INSECURE_LOCALHOST = True
     # Even with it, plain http only to loopback hosts.
     with pytest.raises(UnsafeUrl, match="Only https://"):
         WEBHOOK_POSTS.check_url("http://hooks.example.com/")
-    add_webhook(game, anna, "json", receiver.url())
+    add_webhook(toy_game, anna, "json", receiver.url())
 
 
 def test_a_name_that_moved_to_a_private_address_is_refused_at_delivery(
-    game, anna, receiver, monkeypatch
+    toy_game, anna, receiver, monkeypatch
 ):
     """Checked when added, resolved again when posting (the name may have changed since)."""
     resolving(monkeypatch, {"hooks.example.test": "127.0.0.1"})
-    add_webhook(game, anna, "json", f"https://hooks.example.test:{receiver.port}/x")
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", f"https://hooks.example.test:{receiver.port}/x")
+    play_some(toy_game)
     resolving(monkeypatch, {"hooks.example.test": "10.20.30.40"})
 
     delivery.send_due_deliveries()
@@ -94,7 +94,7 @@ def test_a_name_that_moved_to_a_private_address_is_refused_at_delivery(
 
 
 def test_the_post_goes_to_the_checked_address_with_the_host_named(
-    game, anna, receiver, monkeypatch
+    toy_game, anna, receiver, monkeypatch
 ):
     """Connecting to the address that was checked, not to a second lookup (DNS rebinding):
     the resolver is asked once per post, and the Host header still names the host."""
@@ -107,8 +107,8 @@ def test_the_post_goes_to_the_checked_address_with_the_host_named(
         address = "127.0.0.1" if calls.count(host) == 1 or host == "127.0.0.1" else "192.0.2.1"
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
 
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     Webhook.objects.update(url=f"http://localhost:{receiver.port}/pinned")
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
@@ -133,9 +133,9 @@ def test_a_name_with_one_bad_address_among_good_ones_is_refused(monkeypatch):
         WEBHOOK_POSTS.check_destination("https://mixed.example.test/")
 
 
-def test_an_unresolvable_name_is_transient_at_delivery(game, anna, receiver, monkeypatch):
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+def test_an_unresolvable_name_is_transient_at_delivery(toy_game, anna, receiver, monkeypatch):
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
 
     def getaddrinfo(host, port, *args, **kwargs):
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
@@ -147,10 +147,10 @@ def test_an_unresolvable_name_is_transient_at_delivery(game, anna, receiver, mon
     assert "could not be resolved" in row.last_error
 
 
-def test_redirects_are_not_followed(game, anna, receiver):
+def test_redirects_are_not_followed(toy_game, anna, receiver):
     receiver.answers = [302]
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     delivery.send_due_deliveries()
     row = WebhookDelivery.objects.get()
     assert (row.status, row.last_error) == (WebhookDelivery.Status.FAILED, "HTTP 302")

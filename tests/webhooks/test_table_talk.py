@@ -17,11 +17,11 @@ def posts(kind: str) -> list[WebhookDelivery]:
     return list(WebhookDelivery.objects.filter(webhook__kind=kind).order_by("id"))
 
 
-def test_a_message_is_posted_as_its_own_event(game, anna, bert, receiver, moderator):
-    add_webhook(game, anna, "json", receiver.url())
-    add_webhook(game, bert, "discord", receiver.url("/discord"))
-    add_webhook(game, bert, "slack", receiver.url("/slack"))
-    message = post_message(game, bert, "Hi @everyone <b>& you</b>")
+def test_a_message_is_posted_as_its_own_event(toy_game, anna, bert, receiver, moderator):
+    add_webhook(toy_game, anna, "json", receiver.url())
+    add_webhook(toy_game, bert, "discord", receiver.url("/discord"))
+    add_webhook(toy_game, bert, "slack", receiver.url("/slack"))
+    message = post_message(toy_game, bert, "Hi @everyone <b>& you</b>")
     [json_post] = posts("json")
     assert json_post.event == "message"
     assert json_post.body["event"] == "message"
@@ -45,9 +45,9 @@ def test_a_message_is_posted_as_its_own_event(game, anna, bert, receiver, modera
 
 
 @override_settings(TALK_MESSAGES_PER_HOUR=1)
-def test_a_refused_message_posts_nothing(game, anna, receiver):
-    add_webhook(game, anna, "json", receiver.url())
-    post_message(game, anna, "one")
+def test_a_refused_message_posts_nothing(toy_game, anna, receiver):
+    add_webhook(toy_game, anna, "json", receiver.url())
+    post_message(toy_game, anna, "one")
     with pytest.raises(ServiceError):
-        post_message(game, anna, "two")
+        post_message(toy_game, anna, "two")
     assert [row.body["message"]["text"] for row in posts("json")] == ["one"]

@@ -10,7 +10,7 @@ from piratz_site.celery import app
 from webhooks import delivery
 from webhooks.models import WebhookDelivery
 
-from .conftest import add_webhook, play, play_some
+from .conftest import add_webhook, play_some
 
 pytestmark = pytest.mark.django_db
 
@@ -61,10 +61,10 @@ def test_a_sweep_starts_no_post_that_could_outlast_its_soft_time_limit():
 
 
 def test_a_delivery_stopped_at_its_soft_time_limit_is_recorded_and_released(
-    game, anna, receiver, monkeypatch
+    toy_game, anna, receiver, monkeypatch
 ):
-    add_webhook(game, anna, "json", receiver.url())
-    play(game, {"action": "reveal"})
+    add_webhook(toy_game, anna, "json", receiver.url())
+    play_some(toy_game)
     [row] = WebhookDelivery.objects.all()
 
     def post(*args, **kwargs):
@@ -78,11 +78,11 @@ def test_a_delivery_stopped_at_its_soft_time_limit_is_recorded_and_released(
     assert row.last_error == delivery.INTERRUPTED_ERROR
 
 
-def test_a_sweep_out_of_time_leaves_the_rest_unclaimed(game, anna, receiver, settings):
+def test_a_sweep_out_of_time_leaves_the_rest_unclaimed(toy_game, anna, receiver, settings):
     settings.OUTBOX_EAGER_SEND_ON_COMMIT = False
-    add_webhook(game, anna, "json", receiver.url())
+    add_webhook(toy_game, anna, "json", receiver.url())
     for _ in range(3):
-        game = play_some(game)
+        toy_game = play_some(toy_game)
     assert WebhookDelivery.objects.filter(status=Status.PENDING).count() == 3
 
     result = delivery.send_due_deliveries(limit=200, budget_seconds=0)
