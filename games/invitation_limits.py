@@ -28,6 +28,11 @@ invitations_sent = Signal()
 # Sent with ``emails``: each receiver answers a ``Counter`` of how many of its invitations
 # each address holds unanswered (addresses it has none for may be left out).
 invitations_unanswered = Signal()
+# Sent with ``inviter`` and ``emails`` (the invitees' canonical addresses): each receiver
+# answers True when they may not be invited by ``inviter`` at all (people: a block between
+# two of the people the invitation would seat together). Refused as a busy or suspended
+# invitee is, in the same words, so nobody learns of a block.
+invitation_refused = Signal()
 
 
 def lock_inviter(inviter: User) -> None:
@@ -41,8 +46,9 @@ def check_invitation_limits(inviter: User, invitees: list[str], now: datetime) -
     """Refuse (``ServiceError("throttled")``) inviting ``invitees`` (canonical addresses,
     the inviter's own left out) when it would take ``inviter`` past
     ``INVITATIONS_PER_USER_PER_DAY`` invitations in 24 hours, or when one of them holds
-    ``PENDING_INVITATIONS_PER_ADDRESS`` unanswered invitations already or is suspended;
-    every registered door's invitations count with the games'.
+    ``PENDING_INVITATIONS_PER_ADDRESS`` unanswered invitations already, is suspended or
+    may not be invited by ``inviter`` (``invitation_refused``: a block); every registered
+    door's invitations count with the games'.
 
     Must run in the transaction that writes the invitations, after ``lock_inviter``
     (``RuntimeError`` outside one): a refusal there rolls back whatever the caller wrote.
@@ -69,9 +75,11 @@ def check_invitation_limits(inviter: User, invitees: list[str], now: datetime) -
         unanswered.update(cast(Counter[str], theirs))
     busy = any(unanswered[email] >= settings.PENDING_INVITATIONS_PER_ADDRESS for email in invitees)
     suspended = User.objects.filter(User.suspended_q(now), email__in=invitees).exists()
-    if busy or suspended:
-        # Neither which address nor why (its pending count, a suspension): that is the
-        # person's business, not the inviter's; both refusals read the same.
+    answers = invitation_refused.send(User, inviter=inviter, emails=invitees)
+    refused = any(no for _app, no in answers)
+    if busy or suspended or refused:
+        # Neither which address nor why (its pending count, a suspension, a block): that
+        # is the person's business, not the inviter's; the refusals read the same.
         raise ServiceError(
             "throttled",
             _("One of these addresses cannot be invited right now; try again later."),

@@ -113,6 +113,9 @@ class Game(models.Model):
     # anyone, signed in or not, may watch it as a spectator sees it (the engine's view
     # for nobody) and find it among the public games.
     public = models.BooleanField(default=False)
+    # Table talk open to spectators (the host's choice, told at the table): watchers of a
+    # public game read the players' messages too. Never written by a spectator.
+    talk_public = models.BooleanField(default=False)
 
     state = models.JSONField(null=True, blank=True, editable=False)
     # A checkable shuffle (games.fairness): the server seed is SECRET like ``state`` until
@@ -199,6 +202,14 @@ class Game(models.Model):
                 fields=["id", "current_seat"],
                 name="game_active_current_seat",
                 condition=Q(status="active"),
+            ),
+            # The page of public games (games.watching.public_games) asks "which public
+            # games are being played, or ended lately, most recent first?": a few rows
+            # among all the private ones.
+            models.Index(
+                fields=["status", "-updated_at"],
+                name="game_public_recent",
+                condition=Q(public=True),
             ),
         ]
 

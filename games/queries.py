@@ -112,6 +112,23 @@ def games_waiting_on(user: User):
     )
 
 
+def next_game_waiting_on(user: User, *, excluding=None) -> Game | None:
+    """The game where it is ``user``'s turn (``games_waiting_on``) with the nearest
+    deadline, or None: "Next game". A paused game (no deadline) comes after every clocked
+    one; equal deadlines, the turn that began first. ``excluding``: a game id left out
+    (the table the player is at). One query."""
+    waiting = Game.objects.filter(pk__in=games_waiting_on(user).values("pk"))
+    if excluding is not None:
+        waiting = waiting.exclude(pk=excluding)
+    return (
+        waiting.defer("state")
+        .order_by(
+            F("deadline").asc(nulls_last=True), F("turn_started_at").asc(nulls_last=True), "id"
+        )
+        .first()
+    )
+
+
 def games_visible_to(user: User):
     """The games ``user`` may see: their own seats' games; every game for staff."""
     if user.is_staff:

@@ -1,7 +1,8 @@
 """The game page's table, for any game: which template draws it and what it is given.
 
 The game's spec (``games.catalogue``) decides everything per game: ``table_template``
-draws the table, ``table_context(game, seat, zone) -> dict`` builds its ``table`` context
+draws the table, ``table_context(game, seat, zone, *, watcher) -> dict`` builds its ``table``
+context (``watcher``: the viewer watches a public game; the log's rule, ``games.movelog``)
 and ``parse_table_move(data) -> (version, action)`` reads its move forms.
 
 A game without them gets the fallback: ``games/any_game/table.html`` fed by
@@ -33,12 +34,13 @@ def template_for(game: Game) -> str:
     return spec_for(game.game).table_template or ANY_GAME_TEMPLATE
 
 
-def table_context(game: Game, seat: int | None, zone) -> dict:
-    """What ``template_for(game)`` draws for the viewer at ``seat`` (None: a spectator);
-    ``zone`` is the viewer's time zone. Empty before the game starts. ``game`` must carry
-    its seats as ``queries.SEATS_WITH_USERS`` prefetches them."""
+def table_context(game: Game, seat: int | None, zone, *, watcher: bool = False) -> dict:
+    """What ``template_for(game)`` draws for the viewer at ``seat`` (None: a spectator;
+    ``watcher``: a spectator of a public game, neither a player nor staff); ``zone`` is the
+    viewer's time zone. Empty before the game starts. ``game`` must carry its seats as
+    ``queries.SEATS_WITH_USERS`` prefetches them."""
     build = spec_for(game.game).table_context or any_game_context
-    return build(game, seat, zone)
+    return build(game, seat, zone, watcher=watcher)
 
 
 def parse_move(game: Game, data) -> tuple[int, dict]:
@@ -49,10 +51,11 @@ def parse_move(game: Game, data) -> tuple[int, dict]:
     return parse(data)
 
 
-def any_game_context(game: Game, seat: int | None, zone) -> dict:
+def any_game_context(game: Game, seat: int | None, zone, *, watcher: bool = False) -> dict:
     """The fallback table's context: ``basic_context`` plus ``rows`` (the view as ``key``,
     ``value`` in the game's words) and ``moves`` (each legal action as ``label`` and the
-    ``value`` its button posts), none while a bot plays the viewer's seat."""
+    ``value`` its button posts), none while a bot plays the viewer's seat. It shows no
+    log, so a ``watcher`` sees what any spectator does."""
     context = basic_context(game, seat, zone)
     if not context:
         return {}

@@ -2,7 +2,18 @@
 
 from django.urls import path
 
-from games.views import fairness, live, lobby, notes, players, rules, table, together
+from games.views import (
+    fairness,
+    live,
+    lobby,
+    next_game,
+    notes,
+    players,
+    rules,
+    table,
+    together,
+    watch,
+)
 
 app_name = "games"
 
@@ -10,6 +21,10 @@ urlpatterns = [
     path("", table.home, name="home"),
     path("invitations/<str:token>/", table.invitation, name="invitation"),
     path("games/", lobby.my_games, name="my-games"),
+    # Anyone, signed in or not: the public games being played now or ended lately.
+    path("games/public/", watch.public_games, name="public-games"),
+    # "Next game": to the table where your move is due soonest.
+    path("next/", next_game.next_game, name="next-game"),
     # Public: the rules as players read them; each rule id is an anchor (#P12, #R20).
     path("rules/<str:kind>/", rules.rules_page, name="rules"),
     path("games/<uuid:game_id>/replay/", lobby.replay, name="replay"),
@@ -31,6 +46,8 @@ urlpatterns = [
     path("games/<uuid:game_id>/extend/", together.extend, name="extend"),
     path("games/<uuid:game_id>/hand-to-bot/", together.hand_to_bot, name="hand-to-bot"),
     path("games/<uuid:game_id>/rematch/", together.rematch, name="rematch"),
+    # The host's chair: who may watch the game, and whether they read its table talk.
+    path("games/<uuid:game_id>/spectators/", watch.set_spectators, name="spectators"),
     # A person's record, at the address that is theirs for good (User.public_id); and the
     # old address by the name others see (which may hold a "/"), which leads there.
     path("people/<str:public_id>/", players.player_page, name="player"),

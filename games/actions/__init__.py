@@ -10,7 +10,8 @@ tasks and management commands all call these functions, never ``.save()`` direct
 One module per domain: ``invitations`` (create, accept, decline), ``play`` (moves,
 automatic moves and bots' moves), ``moderation``, ``bots`` (who plays a seat: taking it
 back from a stand-in bot, a moderator handing it to one), ``together`` (resigning, the
-host's pause, resume and extension, rematches), ``notes`` (a player's private notes on a
+host's pause, resume and extension, rematches), ``spectators`` (the host makes a game
+public, opens its table talk to watchers), ``notes`` (a player's private notes on a
 game: not game state, so no lock of the game and no version). The names below are
 re-exported for callers. Reading games is ``games.queries``; due work (sweeps) is
 ``games.sweeps``; what players are told by email is ``games.notify``.
@@ -33,6 +34,7 @@ from games.actions.play import (
     do_play_timeout,
     do_set_standing_order,
 )
+from games.actions.spectators import do_set_spectators
 from games.actions.together import (
     do_extend_turn,
     do_pause_game,
@@ -64,6 +66,7 @@ __all__ = [
     "do_replace_with_bot",
     "do_resign",
     "do_resume_game",
+    "do_set_spectators",
     "do_set_standing_order",
     "do_take_back_seat",
     "invitation_token",

@@ -89,11 +89,14 @@ def do_create_game(
     rated: bool | None = None,
     clock: dict | None = None,
     clock_zone: str | None = None,
+    public: bool = False,
 ) -> Game:
     """Create a game for ``emails`` (seat order, the host among them) and invite the others.
 
     An entry ``"bot:<level>"`` instead of an address seats a bot of that level
-    (``games.bots``; one of the rules' ``BOT_LEVELS``). The host's and the bots' seats
+    (``games.bots``; one of the rules' ``BOT_LEVELS``); ``"player:<public id>"`` seats
+    the person with that player page (``User.public_id``: a challenge from their page, by
+    someone who may not know their address). The host's and the bots' seats
     count as accepted; when they are all, the game starts at once. Invitees get an email
     with a link to accept or decline; unknown addresses get an account (without a
     password) so they can play. ``stand_in_bots`` (None: on for 3-4 players) lets a bot
@@ -107,7 +110,8 @@ def do_create_game(
     (``clock_zone``: another one, as a rematch keeps the first game's).
     Raises ``ServiceError`` (``invalid``, ``throttled``, or ``suspended`` for a suspended
     host; a suspended invitee reads as ``throttled``) and creates nothing on refusal.
-    ``game`` (None: the catalogue's first game) is the kind of game.
+    ``game`` (None: the catalogue's first game) is the kind of game. ``public``: anyone may
+    watch it once it has begun (``games.watching``).
     """
     if game is None:
         game = kinds()[0]
@@ -126,6 +130,7 @@ def do_create_game(
     entries = emails
     if not isinstance(entries, list | tuple):
         raise ServiceError("invalid", _("players must be a list of email addresses."))
+    entries = _players_by_page(entries)
     bot_levels = _bot_levels(game, entries)
     emails = clean_emails(e for e, level in zip(entries, bot_levels, strict=True) if not level)
     rules = rules_for(game)
@@ -157,6 +162,8 @@ def do_create_game(
             "invalid", _("A game with a bot is never rated: leave rated out, or false.")
         )
     rated = not any(bot_levels) if rated is None else rated
+    if not isinstance(public, bool):
+        raise ServiceError("invalid", _("public must be true or false."))
 
     clock_fields = clean_clock(clock)
     if clock_fields["clock"] == ClockKind.DAILY:
@@ -184,6 +191,7 @@ def do_create_game(
             seed_commitment=commitment,
             stand_in_bots=stand_in_bots,
             rated=rated,
+            public=public,
             invitation_expires_at=now + timedelta(days=settings.INVITATION_DAYS),
             **clock_fields,
         )
@@ -215,20 +223,39 @@ def do_create_game(
 
 
 def do_create_arranged_game(
-    host: User, players: list[User], *, game: str, turn_hours: int, blind: bool = False
+    host: User,
+    players: list[User],
+    *,
+    game: str,
+    turn_hours: int,
+    blind: bool = False,
+    rated: bool = True,
+    public: bool = False,
+    clock: dict | None = None,
+    clock_zone: str | None = None,
 ) -> Game:
     """Create and start at once a game for ``players`` (seat order), every seat accepted.
 
     For games whose players agreed to them elsewhere (a league's one invitation covers
-    all its games: ``leagues``): no invitation emails, no daily caps (the caller's
-    agreement had its own). ``host`` is one of ``players`` (it gets the host's controls);
-    the caller has checked the kind, its options, the player count and ``turn_hours``.
-    Stand-in bots are on for 3-4 players, as in ``do_create_game``. Must run inside the
-    caller's transaction; the game starts as ``do_accept_invitation``'s last acceptance does.
+    all its games: ``leagues``; a tournament's sign-up: ``tournaments``): no invitation
+    emails, no daily caps (the caller's agreement had its own). ``host`` is one of
+    ``players`` (it gets the host's controls); the caller has checked the kind, its
+    options, the player count and ``turn_hours``. Stand-in bots are on for 3-4 players,
+    as in ``do_create_game``. ``rated`` and ``public`` are the game's fields; ``clock``
+    (None: ``turn_hours`` per turn) as ``games.clocks.clean_clock`` takes it, a daily
+    deadline in ``clock_zone`` (None: the host's). Must run inside the caller's
+    transaction; the game starts as ``do_accept_invitation``'s last acceptance does.
     Refuses (``invalid``) a player who has deleted their account: nobody is left to seat.
     """
     if any(player.erased_at is not None for player in players):
         raise ServiceError("invalid", _("A player of this game has deleted their account."))
+    clock_fields = clean_clock(clock)
+    if clock_fields["clock"] == ClockKind.DAILY:
+        clock_fields["daily_zone"] = clock_zone or settings_for(host).zone.key
+    first_bank = None
+    if clock_fields["clock"] == ClockKind.BANK:
+        # In seconds of the turn clock, as do_create_game's.
+        first_bank = clock_fields["bank_hours"] * settings.TURN_HOUR_SECONDS
     server_seed, commitment = new_server_seed(game)
     now = timezone.now()
     record = Game.objects.create(
@@ -236,12 +263,15 @@ def do_create_arranged_game(
         host=host,
         turn_hours=turn_hours,
         blind=blind,
+        rated=rated,
+        public=public,
         server_seed=server_seed,
         seed_commitment=commitment,
         stand_in_bots=len(players) >= 3,
+        **clock_fields,
     )
     Seat.objects.bulk_create(
-        Seat(game=record, seat=number, user=player, accepted_at=now)
+        Seat(game=record, seat=number, user=player, accepted_at=now, bank_seconds=first_bank)
         for number, player in enumerate(players)
     )
     _start(record, now)
@@ -249,6 +279,24 @@ def do_create_arranged_game(
 
 
 BOT_PREFIX = "bot:"
+PLAYER_PREFIX = "player:"
+
+
+def _players_by_page(entries) -> list:
+    """``entries`` with each ``"player:<public id>"`` replaced by that person's address
+    (which never leaves the service); ``invalid`` when no living person has that page."""
+    found = []
+    for entry in entries:
+        if isinstance(entry, str) and entry.strip().lower().startswith(PLAYER_PREFIX):
+            public_id = entry.strip().lower()[len(PLAYER_PREFIX) :]
+            person = User.objects.filter(public_id=public_id, erased_at=None).first()
+            if person is None:
+                raise ServiceError(
+                    "invalid", _("No player has the page %(page)r.") % {"page": public_id}
+                )
+            entry = person.email
+        found.append(entry)
+    return found
 
 
 def player_counts_text(rules) -> str:
@@ -398,3 +446,25 @@ def do_decline_invitation(game_id, user: User) -> Game:
             ),
         )
     return game
+
+
+# --- What another door that seats players shares (games.actions.open_seats) ---------------
+
+
+def check_creation_limits(host: User, now: datetime) -> None:
+    """Refuse a new game ``host`` may not create now: suspended, or past
+    ``GAMES_PER_USER_PER_DAY`` (as ``do_create_game`` refuses it; it invites nobody). Must
+    run in the creating transaction, after ``lock_inviter(host)``."""
+    _check_creation_limits(host, [], now)
+
+
+def bot_levels_of(game: str, entries) -> list[str | None]:
+    """For each entry, its bot level (``"bot:<level>"``) or None, as ``do_create_game``
+    reads its players; ``ServiceError("invalid")`` for a level ``game`` does not offer."""
+    return _bot_levels(game, entries)
+
+
+def start_game(game: Game, now: datetime) -> None:
+    """Start ``game`` (its row locked, every seat taken) exactly as the last acceptance of
+    an invitation does: the deal, the first turn, the started and turn emails, the event."""
+    _start(game, now)

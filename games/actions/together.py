@@ -45,7 +45,7 @@ MAX_REASON_LENGTH = PAUSE_REASON_MAX_LENGTH
 PAUSED, RESUMED, EXTENDED = "paused", "resumed", "extended"
 
 
-def _player_row(game: Game, user: User) -> Seat:
+def player_row(game: Game, user: User) -> Seat:
     """``user``'s seat in the locked ``game`` (seats prefetched): ``not_a_player`` for staff
     who may see it without a seat, ``not_found`` for anyone else; refused while a
     moderator's suspension of the player runs (read with the locked row)."""
@@ -59,7 +59,7 @@ def _player_row(game: Game, user: User) -> Seat:
     return row
 
 
-def _refuse_unless_chair(game: Game, row: Seat) -> None:
+def refuse_unless_chair(game: Game, row: Seat) -> None:
     """Refuse anyone but the player of ``row`` when they hold the host's chair
     (``games.chair``) of the locked ``game``: ``not_host``; ``conflict`` once they have
     resigned (final: the chair is not theirs again, whoever held it)."""
@@ -120,7 +120,7 @@ def do_resign(game_id, user: User, version: int) -> Game:
     """
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        row = _player_row(game, user)
+        row = player_row(game, user)
         if row.resigned:
             if Move.objects.filter(
                 game=game, number=version + 1, seat=row.seat, action__action=RESIGN
@@ -219,7 +219,7 @@ def do_pause_game(game_id, user: User, reason: str | None = "") -> Game:
     reason = _clean_reason(reason)
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _refuse_unless_chair(game, _player_row(game, user))
+        refuse_unless_chair(game, player_row(game, user))
         refuse_unless_active(game)
         _refuse_if_paused(game)
         now = timezone.now()
@@ -253,7 +253,7 @@ def do_resume_game(game_id, user: User, reason: str | None = "") -> Game:
     reason = _clean_reason(reason)
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _refuse_unless_chair(game, _player_row(game, user))
+        refuse_unless_chair(game, player_row(game, user))
         refuse_unless_active(game)
         if not game.is_paused:
             raise ServiceError("conflict", _("The game is not paused."))
@@ -378,7 +378,7 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
     reason = _clean_reason(reason)
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _refuse_unless_chair(game, _player_row(game, user))
+        refuse_unless_chair(game, player_row(game, user))
         refuse_unless_active(game)
         _refuse_if_paused(game)
         if game.host_extended_turn is not None and game.host_extended_turn == game.turn_started_at:
@@ -409,7 +409,8 @@ def do_extend_turn(game_id, user: User, hours, reason: str | None = "") -> Game:
 
 def do_rematch(game_id, user: User) -> tuple[Game, bool]:
     """A new game after the finished or aborted one: the same kind, options, ``turn_hours``,
-    clock (a time bank's numbers, a daily deadline's hour and zone) and stand-in setting,
+    clock (a time bank's numbers, a daily deadline's hour and zone), stand-in setting and
+    ``public`` (its table talk starts closed to spectators again),
     the same people with the seat order turned by one (seat 1 starts),
     ``user`` its host, the others invited as usual and bots seated again as bots. A
     player who has deleted their account is left out (their seat with it), when the
@@ -426,7 +427,7 @@ def do_rematch(game_id, user: User) -> tuple[Game, bool]:
         old = lock_game_with_seats(game_id)
         row = next((s for s in old.seats.all() if s.user_id == user.id), None)
         if row is None:
-            _player_row(old, user)  # raises not_a_player or not_found
+            player_row(old, user)  # raises not_a_player or not_found
         if old.rematch_id is not None:
             return Game.objects.get(id=old.rematch_id), False
         if old.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
@@ -462,6 +463,7 @@ def do_rematch(game_id, user: User) -> tuple[Game, bool]:
             rated=old.rated,
             clock=clock_request(old),
             clock_zone=old.daily_zone or None,
+            public=old.public,
             **old.rules_options(),
         )
         old.rematch = new
@@ -490,7 +492,7 @@ def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None)
     """
     with transaction.atomic(), sent_together():
         game = lock_game_with_seats(game_id)
-        _refuse_unless_chair(game, _player_row(game, user))
+        refuse_unless_chair(game, player_row(game, user))
         refuse_unless_active(game)
         check_seen_version(game, version)
         levels = bots.levels_of(game.rules)

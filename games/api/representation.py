@@ -7,6 +7,7 @@ cost about as much again as the rest of a game GET. ``GameSerializer`` and
 ``tests/api/test_game_representation.py`` holds the two equal, key for key and in order.
 """
 
+from django.contrib.auth.models import AnonymousUser
 from rest_framework import serializers
 
 from accounts.models import User
@@ -64,15 +65,17 @@ def seat_json(seat: Seat) -> dict:
     }
 
 
-def game_json(game: Game, viewer: User) -> dict:
-    """``game`` as ``viewer`` may see it: ``state`` is the engine's view for their seat.
+def game_json(game: Game, viewer: User | AnonymousUser) -> dict:
+    """``game`` as ``viewer`` may see it: ``state`` is the engine's view for their seat
+    (for anyone without one, a spectator's: staff, or a watcher of a public game).
 
     Reads ``game.seats.all()`` (prefetch them, e.g. with ``queries.SEATS_WITH_USERS``).
     Hidden information is the engine's business: ``table_view`` strips what the viewer's
     seat may not see (and shows an aborted game as ended); null before the game starts.
     """
     seats = list(game.seats.all())
-    you = next((seat.seat for seat in seats if seat.user_id == viewer.id), None)
+    # A person's own seat; never a bot's (no person), whatever an anonymous viewer's id says.
+    you = next((s.seat for s in seats if s.user_id is not None and s.user_id == viewer.id), None)
     return {
         "id": str(game.id),
         "game": str(game.game),
@@ -85,6 +88,8 @@ def game_json(game: Game, viewer: User) -> dict:
         "blind": game.blind,
         "stand_in_bots": game.stand_in_bots,
         "rated": game.rated,
+        "public": game.public,
+        "talk_public": game.talk_public,
         "deadline": datetime_json(game.deadline),
         "state": game.table_view(you),
         "created_at": datetime_json(game.created_at),

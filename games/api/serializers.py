@@ -16,7 +16,7 @@ from core.api.fields import (
     more_unknown_fields,
     unknown_fields,
 )
-from games import actions, clocks, fairness, queries, seat_names
+from games import actions, clocks, fairness, seat_names, watching
 from games.api.representation import host_seat, seat_bot_json, seat_vacation_until
 from games.api.tables import game_state_serializer, revealed_serializer
 from games.catalogue import all_specs, kinds, rules_for
@@ -27,14 +27,16 @@ EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
 
 
 class PlayerEntryField(serializers.CharField):
-    """A seat of a new game: the player's address, or ``"bot:<level>"`` for a bot.
+    """A seat of a new game: the player's address, ``"bot:<level>"`` for a bot, or
+    ``"player:<public id>"`` for the person with that player page.
 
-    The level is checked against the game's rules (``BOT_LEVELS``) by the service.
+    The level is checked against the game's rules (``BOT_LEVELS``), the page against the
+    people, by the service.
     """
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data).strip()
-        if value.lower().startswith("bot:"):
+        if value.lower().startswith(("bot:", "player:")):
             return value.lower()
         return serializers.EmailField(max_length=EMAIL_MAX_LENGTH).run_validation(value)
 
@@ -123,7 +125,7 @@ class GameCreateSerializer(StrictSerializer):
         max_length=4,
         help_text="Seat order: as many distinct addresses as the game seats (Piratz 2-4, "
         'Rattenscharf 2), yours among them; "bot:<level>" (e.g. "bot:careful") seats a bot '
-        "instead.",
+        'instead, "player:<public id>" the person with that player page.',
     )
     turn_hours = StrictIntegerField(
         min_value=actions.MIN_TURN_HOURS, max_value=actions.MAX_TURN_HOURS, default=72
@@ -144,6 +146,11 @@ class GameCreateSerializer(StrictSerializer):
         help_text="Whether the finished game moves its players' ratings (GET "
         "/api/ratings/{game}/). Default: rated when every seat is a person; a game with a bot "
         "is never rated (true is refused).",
+    )
+    public = StrictBooleanField(
+        default=False,
+        help_text="Anyone may watch the game once it has begun, signed in or not (its table "
+        "talk stays the players' unless the host opens it). Default: false.",
     )
 
     clock = ClockRequestSerializer(
@@ -171,11 +178,13 @@ def _player_entry_schema(rules) -> dict:
     """A seat of a new game of ``rules``, as JSON Schema: an address, or one of the game's
     bots by its lower-case name (the service takes any case and surrounding spaces)."""
     address = {"format": "email", "maxLength": EMAIL_MAX_LENGTH}
+    # A person by their player page (User.public_id), as a challenge from that page names them.
+    page = {"pattern": "^player:[a-z0-9]{1,16}$"}
     levels = getattr(rules, "BOT_LEVELS", ())
     if not levels:
-        return {"type": "string", **address}
+        return {"type": "string", "anyOf": [address, page]}
     bot = {"pattern": "^bot:(" + "|".join(levels) + ")$"}
-    return {"type": "string", "anyOf": [address, bot]}
+    return {"type": "string", "anyOf": [address, bot, page]}
 
 
 @extend_schema_field({"type": "boolean", "enum": [False], "default": False})
@@ -211,7 +220,8 @@ def _game_create_serializer(game: str) -> type[GameCreateSerializer]:
             child=PlayerEntryField(),
             min_length=counts[0],
             max_length=counts[-1],
-            help_text=f"Seat order: {seats} distinct players, yours among them{bots_text}. "
+            help_text=f"Seat order: {seats} distinct players, yours among them{bots_text}; "
+            '"player:<public id>" seats the person with that player page. '
             "Addresses are compared without regard to case.",
         ),
     }
@@ -339,6 +349,8 @@ class GameSerializer(serializers.ModelSerializer):
             "blind",
             "stand_in_bots",
             "rated",
+            "public",
+            "talk_public",
             "deadline",
             "state",
             "created_at",
@@ -377,6 +389,14 @@ class GameSerializer(serializers.ModelSerializer):
     rated = serializers.BooleanField(
         help_text="The finished game moves its players' ratings (never with a bot's seat)."
     )
+    public = serializers.BooleanField(
+        help_text="Anyone may watch the game once it has begun, signed in or not, as a "
+        "spectator sees it (the host's choice; GET /api/games/public/ lists them)."
+    )
+    talk_public = serializers.BooleanField(
+        help_text="Spectators of the public game read its table talk too (the host's "
+        "choice); they never write."
+    )
     paused = serializers.BooleanField(
         source="is_paused",
         help_text="The host has paused the clock: no deadline, no reminders, no timeouts; "
@@ -403,7 +423,7 @@ class GameSerializer(serializers.ModelSerializer):
         return fairness.public_server_seed(game)
 
     def get_you(self, game: Game) -> int | None:
-        return queries.seat_of(game, self.context["viewer"])
+        return watching.viewer_seat(game, self.context["viewer"])
 
     # One game's view, told apart by its "game" key (games.api.tables); null until the
     # game starts (status "invited", or cancelled before it started).

@@ -3,11 +3,14 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import notes, standing_order, take_back, together, views
+from games.api import notes, standing_order, take_back, together, views, watching
 from games.api.verification import verification
 
 urlpatterns = [
     path("games/", views.GameListCreateView.as_view(), name="api-games"),
+    # Anyone, signed in or not: the public games being played or ended lately.
+    path("games/public/", watching.PublicGamesView.as_view(), name="api-games-public"),
+    path("games/next/", watching.next_game, name="api-games-next"),
     path("games/<uuid:game_id>/", views.game_detail, name="api-game"),
     path("games/<uuid:game_id>/accept/", views.accept_invitation, name="api-game-accept"),
     path("games/<uuid:game_id>/decline/", views.decline_invitation, name="api-game-decline"),
@@ -24,6 +27,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/resume/", together.resume, name="api-game-resume"),
     path("games/<uuid:game_id>/extend/", together.extend, name="api-game-extend"),
     path("games/<uuid:game_id>/rematch/", together.rematch, name="api-game-rematch"),
+    path("games/<uuid:game_id>/spectators/", watching.spectators, name="api-game-spectators"),
     # The caller's private notes on the game (issue 34): nobody else's, staff's neither.
     path("games/<uuid:game_id>/notes/", notes.game_notes, name="api-game-notes"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -9,15 +9,17 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import status
-from rest_framework.decorators import api_view
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.generics import ListAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from accounts.models import User
 from core.api.body import json_object, validated_body
 from core.api.errors import refused
 from core.api.fields import ErrorSerializer
-from games import actions, queries
+from games import actions, queries, watching
 from games.api import game_list
 from games.api.moves import move_schema_of_action, move_serializer_for_action
 from games.api.representation import game_json
@@ -34,6 +36,12 @@ from games.movelog import public_log
 # Errors only some endpoints answer. Those every endpoint can give (400, 401, 404, 413,
 # 429) are added to each operation by core.api.schema.ApiAutoSchema.
 _GAME_NOT_ACTIVE = OpenApiResponse(ErrorSerializer, description="`game_not_active`")
+# What an endpoint open to anyone (a public game's) answers an anonymous caller of a game
+# nobody may watch: sign in, as before public games (the schema adds no 401 to those).
+SIGN_IN_FOR_A_PRIVATE_GAME = OpenApiResponse(
+    ErrorSerializer,
+    description="`not_authenticated`: no or bad credentials, and the game is not public.",
+)
 
 
 @extend_schema_view(
@@ -89,23 +97,37 @@ class GameListCreateView(ListAPIView):
                 stand_in_bots=data.get("stand_in_bots"),
                 rated=data.get("rated"),
                 clock=data.get("clock"),
+                public=data["public"],
             )
         except actions.ServiceError as error:
             raise refused(error) from None
         return game_response(request, game, status.HTTP_201_CREATED)
 
 
+def viewing_or_refused(request, game_id) -> watching.Viewing:
+    """The game as the caller may look at it (``games.watching.get_viewing``: a player, staff,
+    or anyone watching a public game), or the refusal: ``not_found``, and for an anonymous
+    caller of a game nobody may watch ``not_authenticated`` (401), as before public games."""
+    try:
+        return watching.get_viewing(request.user, game_id)
+    except actions.ServiceError as error:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated() from None
+        raise refused(error) from None
+
+
 @extend_schema(
     summary="One game, as you may see it",
-    responses={200: GameSerializer},
+    description="A player sees the game from their seat; staff and anyone watching a public "
+    "game (signed in or not) see it as a spectator: `you` null, `state` the view for "
+    "nobody.",
+    responses={200: GameSerializer, 401: SIGN_IN_FOR_A_PRIVATE_GAME},
 )
 @api_view(["GET"])
+@permission_classes([AllowAny])
 def game_detail(request, game_id):
-    try:
-        game = queries.get_visible_game(request.user, game_id)
-    except actions.ServiceError as error:
-        raise refused(error) from None
-    return Response(game_json(game, request.user))
+    viewing = viewing_or_refused(request, game_id)
+    return Response(game_json(viewing.game, request.user))
 
 
 def _invitation_answer(service_call):
@@ -147,7 +169,11 @@ decline_invitation = extend_schema(summary="Decline your seat; the game is cance
 
 @extend_schema_view(
     get=extend_schema(
-        summary="The public log of moves, oldest first", responses=MoveLogSerializer(many=True)
+        summary="The public log of moves, oldest first",
+        description="For the game's players, staff, and anyone watching a public game (signed "
+        "in or not). In a blind game still being played (P23) a player sees full entries "
+        "from their own last move on, a watcher only the latest one.",
+        responses={200: MoveLogSerializer(many=True), 401: SIGN_IN_FOR_A_PRIVATE_GAME},
     ),
     post=extend_schema(
         summary="Play a move chosen from game version `version`",
@@ -184,13 +210,17 @@ class MoveView(ListAPIView):
         None  # a game has at most a few hundred moves: one page is simpler for clients
     )
 
+    def get_permissions(self):
+        # The log of a public game is anyone's to read; moves are its players'.
+        if self.request.method == "GET":
+            return [AllowAny()]
+        return super().get_permissions()
+
     def list(self, request, game_id):
-        try:
-            game = queries.get_visible_game(request.user, game_id)
-        except actions.ServiceError as error:
-            raise refused(error) from None
-        # Blind mode (rules P23): what a player may see of the log depends on their seat.
-        entries = public_log(game, queries.seat_of(game, request.user))
+        viewing = viewing_or_refused(request, game_id)
+        # Blind mode (rules P23): what a player may see of the log depends on their seat,
+        # and a watcher of a public game sees no more than every player has.
+        entries = public_log(viewing.game, viewing.seat, watcher=viewing.watcher)
         return Response(MoveLogSerializer(entries, many=True).data)
 
     def post(self, request, game_id):

@@ -36,7 +36,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
-from games import live, presence, queries
+from games import live, presence, watching
 from games.models import Game, GameStatus
 
 logger = logging.getLogger(__name__)
@@ -47,14 +47,15 @@ RECONNECT_MS = 2000
 
 @require_http_methods(["GET"])
 async def game_events(request: HttpRequest, game_id) -> HttpResponseBase:
-    """The stream of game ``game_id`` for a player of it or staff (as the table page:
-    404 for others and missing games, 401 for anonymous visitors: a script asks)."""
+    """The stream of game ``game_id`` for a player of it, staff, or anyone watching a public
+    game (as the table page: 404 for others and missing games, 401 for anonymous visitors
+    of a game that is not public: a script asks)."""
     user = await request.auser()
-    if not user.is_authenticated:
-        return JsonResponse({"code": "not_authenticated"}, status=401)
     try:
         stream = await sync_to_async(_stream_for)(user, game_id)
     except ServiceError:
+        if not user.is_authenticated:
+            return JsonResponse({"code": "not_authenticated"}, status=401)
         return JsonResponse({"code": "not_found"}, status=404)
     content = stream.events_async() if isinstance(request, ASGIRequest) else stream.events_sync()
     response = StreamingHttpResponse(content, content_type="text/event-stream")
@@ -91,12 +92,14 @@ def _stream_for(user, game_id) -> "TableStream":
     """The stream of the game as ``user`` may watch it, or ``ServiceError("not_found")``.
 
     The one access rule of the stream: who may see the table page may watch its stream
-    (``queries.get_visible_game``); a "spectators may watch" rule goes here."""
-    game = queries.get_visible_game(user, game_id)
+    (``games.watching.get_viewing``). A watcher of a public game is no seat: presence
+    never counts them, and their stream ends once the game is private again."""
+    viewing = watching.get_viewing(user, game_id)
     return TableStream(
-        game_id=game.id,
-        reader_seat=queries.seat_of(game, user),
-        seats=sorted(seat.seat for seat in game.seats.all()),
+        game_id=viewing.game.id,
+        reader_seat=viewing.seat,
+        seats=sorted(seat.seat for seat in viewing.game.seats.all()),
+        watcher=viewing.watcher,
     )
 
 
@@ -150,14 +153,16 @@ class TableStream:
     game_id: uuid.UUID
     reader_seat: int | None
     seats: list[int]
+    watcher: bool = False  # a spectator of a public game (games.watching)
     marked: float | None = None  # the reader's last presence mark (games.presence)
 
     # --- the database and the cache (sync: the async iterator calls them in a thread) ---
 
     def read(self, *, with_news: bool) -> Table | None:
-        """The table now (None once the game is gone: the stream ends)."""
-        row = Game.objects.filter(id=self.game_id).values("version", "status").first()
-        if row is None:
+        """The table now (None once the game is gone, or for a watcher no longer public:
+        the stream ends)."""
+        row = Game.objects.filter(id=self.game_id).values("version", "status", "public").first()
+        if row is None or (self.watcher and not row["public"]):
             return None
         news = cache.get(live.news_key(self.game_id)) if with_news else None
         return Table(row["version"], row["status"], news, self.present())
@@ -291,6 +296,8 @@ class TableStream:
                     logger.warning("table stream lost its channel layer", exc_info=True)
                     return
                 if message.get("type") == live.TABLE_NEWS:
+                    if self.watcher and not await _shared(watching.still_watchable)(self.game_id):
+                        return  # the host made the game private: nothing more to watch
                     yield table_event(message["version"], message["status"], message["what"])
                 elif message.get("type") == live.PRESENCE_NEWS:
                     now = await _shared(self.present)()

@@ -7,8 +7,9 @@ state) and render. The table itself is ``games.views.table.game_page`` (and its 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Case, F, IntegerField, Q, Value, When
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
@@ -17,8 +18,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.authenticated import AuthenticatedHttpRequest
+from accounts.models import User
 from accounts.preferences import settings_for
-from games import actions, bots, clocks, describe, players, queries, seat_names
+from games import actions, bots, clocks, describe, players, queries, seat_names, watching
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
 from games.models import Game, GameStatus
@@ -164,6 +166,16 @@ class CreateGameForm(forms.Form):
         label=gettext_lazy("Unrated: the result moves nobody's rating"),
         required=False,
     )
+    # Anyone may watch (games.watching); its table talk stays the players' unless opened.
+    public = forms.BooleanField(
+        label=gettext_lazy("Public: anyone may watch the game, but not read its table talk"),
+        required=False,
+    )
+    # A challenge from a player's page (people's button: ?challenge=<public id>): that
+    # person takes the first empty player place by their page, their address never shown.
+    challenge = forms.RegexField(
+        r"^[a-z0-9]{1,16}$", required=False, max_length=16, widget=forms.HiddenInput
+    )
 
     def clean_game(self) -> str:
         # A form without the field (older pages, scripts) starts the first game listed.
@@ -179,7 +191,22 @@ class CreateGameForm(forms.Form):
                     _("Choose a person or a bot for player %(number)d, not both.")
                     % {"number": number},
                 )
+        if cleaned.get("challenge") and self._free_place() is None:
+            self.add_error(None, _("Too many players: a game has at most 4 seats."))
         return cleaned
+
+    def _free_place(self) -> int | None:
+        """The first of player places 2-4 with neither an address nor a bot: where the
+        challenged person sits."""
+        return next(
+            (
+                number
+                for number in (2, 3, 4)
+                if not self.cleaned_data.get(f"player_{number}")
+                and not self.cleaned_data.get(f"bot_{number}")
+            ),
+            None,
+        )
 
     def clock_request(self) -> dict | None:
         """The clock as ``do_create_game`` takes it (``games.clocks.clean_clock``): None for
@@ -196,14 +223,18 @@ class CreateGameForm(forms.Form):
         return None
 
     def players(self) -> list[str]:
-        """The seats in order, as ``do_create_game`` takes them: an address, or
-        ``"bot:<level>"`` for a seat given to a bot (empty seats left out)."""
+        """The seats in order, as ``do_create_game`` takes them: an address,
+        ``"bot:<level>"`` for a seat given to a bot, ``"player:<public id>"`` for the
+        challenged person in the first empty place (other empty seats left out)."""
         entries = [self.cleaned_data["player_1"]]
+        challenged = self._free_place() if self.cleaned_data.get("challenge") else None
         for number in (2, 3, 4):
             if level := self.cleaned_data.get(f"bot_{number}"):
                 entries.append(f"bot:{level}")
             elif email := self.cleaned_data.get(f"player_{number}"):
                 entries.append(email)
+            elif number == challenged:
+                entries.append(f"player:{self.cleaned_data['challenge']}")
         return entries
 
 
@@ -248,6 +279,16 @@ def _group_initial(request: AuthenticatedHttpRequest, groups: list[players.Group
     for number, email in enumerate(group.emails, start=1):
         initial[f"player_{number}"] = email
     return initial
+
+
+def _challenged(public_id: str | None, reader) -> User | None:
+    """The person a challenge names (``?challenge=`` or the form's field), for the form's
+    chip (their name and page address: never their address). None for nobody, a deleted
+    account or the reader; whether the two may meet is ``do_create_game``'s call."""
+    person = players.player_with_page(public_id) if public_id else None
+    if person is None or person.erased_at is not None or person.pk == reader.pk:
+        return None
+    return person
 
 
 def _created_message(game: Game) -> str:
@@ -355,10 +396,14 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
             **_group_initial(request, groups),
         }
     )
+    challenged = _challenged(request.GET.get("challenge"), request.user)
+    if challenged is not None:
+        form.initial["challenge"] = challenged.public_id
     status = 200
     if request.method == "POST":
         data, too_many = _with_partners(request.POST, partners)
         form = CreateGameForm(data)
+        challenged = _challenged(request.POST.get("challenge"), request.user)
         if too_many is not None:
             form.is_valid()
             form.add_error(None, too_many)
@@ -374,6 +419,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                     rated=False if form.cleaned_data["unrated"] else None,
                     clock=form.clock_request(),
                     client_seed=form.cleaned_data["client_seed"] or None,
+                    public=form.cleaned_data["public"],
                 )
             except actions.ServiceError as refused:
                 form.add_error(None, refused.detail)
@@ -421,33 +467,41 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
         "games_offered": offered,
         "partners": partners,
         "groups": groups,
+        "challenged": challenged,
     }
     return render(request, "games/my_games.html", context, status=status)
 
 
 @never_cache
-@login_required
 @require_http_methods(["GET", "HEAD"])
-def replay(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
+def replay(request: HttpRequest, game_id) -> HttpResponse:
     """Step through a game's public move log: the table after move ``?step=n``.
 
     Built from ``public_log`` for the reader's seat and the reader's own table view
     only (``games.replay``), never from the secret state, so it shows what was public
     at that moment (in a blind game still running, less). The last step is the table
     as the reader sees it now; for a finished game it comes with the scoring explained.
-    404 for outsiders, as the game page.
+    404 for outsiders, as the game page (a sign-in first for anonymous visitors); anyone
+    may replay a public game once it has ended, and is sent to its table while it runs.
     """
     try:
-        game = queries.get_visible_game(request.user, game_id)
+        viewing = watching.get_viewing(request.user, game_id)
     except actions.ServiceError:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         raise Http404("No such game, or you are not a player of it.") from None
-    seat = queries.seat_of(game, request.user)
+    game, seat = viewing.game, viewing.seat
+    if viewing.watcher and game.is_active:
+        # A watcher follows a running game at its table, which tells each move as it comes.
+        return redirect("games:game", game_id=game.id)
     now = game.table_view(seat)
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
     context = {"game": game, "seats": seats}
     if now is None:
         return render(request, "games/replay_base.html", {**context, "frame": None})
-    context["zone"] = settings_for(request.user).zone.key
+    context["zone"] = (
+        settings_for(request.user).zone.key if request.user.is_authenticated else "UTC"
+    )
     moves = moves_at_version(game)
     replay = ReplayRequest(
         game=game,

@@ -2,8 +2,9 @@
 move forms and the version its page polls when the live stream is broken) and its signed
 link."""
 
+from zoneinfo import ZoneInfo
+
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -13,11 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.forms import LoginLinkRequestForm
 from accounts.game_scope import sign_in_for_game
 from accounts.preferences import settings_for
-from games import actions, presence, queries, seat_names, table
+from games import actions, presence, queries, seat_names, table, watching
 from games.actions.invitations import player_counts_text
 from games.catalogue import all_specs
 from games.clocks import clock_words
@@ -25,6 +25,9 @@ from games.describe import format_moment
 from games.models import Game, GameStatus, Seat
 from games.notify import links
 from games.views.together import together_context
+
+# The time zone of a page read by someone not signed in (a watcher of a public game).
+UTC_ZONE = ZoneInfo("UTC")
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -131,22 +134,28 @@ def game_entry(request: HttpRequest, game_id, token: str) -> HttpResponse:
 
 
 @never_cache
-@login_required
 @require_http_methods(["GET", "HEAD"])
-def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
-    """The table as the signed-in player (or staff) may see it, with the player's moves as
-    forms (they post to ``play_move``); 404 for outsiders.
+def game_page(request: HttpRequest, game_id) -> HttpResponse:
+    """The table as the reader may see it: a player with their moves as forms (they post to
+    ``play_move``), staff, or anyone watching a public game (``games.watching``); 404 for
+    other people, and a sign-in first for an anonymous visitor of a game that is not public.
 
-    Drawn only from ``Game.table_view`` for the reader's seat (a spectator's view for staff
-    without a seat: no forms) and ``public_log`` (rules P23), through ``games.table``, by
-    the game's own template (``games/<game>/table.html``).
+    Drawn only from ``Game.table_view`` for the reader's seat (a spectator's view without
+    one: no forms) and ``public_log`` (rules P23; a watcher sees less of a blind game's
+    log), through ``games.table``, by the game's own template (``games/<game>/table.html``).
     """
-    game = _visible_game_or_404(request.user, game_id)
-    seat = queries.seat_of(game, request.user)
+    try:
+        viewing = watching.get_viewing(request.user, game_id)
+    except actions.ServiceError:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise Http404("No such game, or you are not a player of it.") from None
+    game, seat = viewing.game, viewing.seat
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    # The reader's own settings came with their seat (SEATS_WITH_USERS): no extra query.
+    # The reader's own settings came with their seat (SEATS_WITH_USERS): no extra query. A
+    # watcher who is not signed in reads the moments in UTC, as a new person's settings do.
     reader = next((s.user for s in seats if s.seat == seat), None) or request.user
-    zone = settings_for(reader).zone
+    zone = settings_for(reader).zone if reader.is_authenticated else UTC_ZONE
     context = {
         "game": game,
         "seats": seats,
@@ -155,7 +164,8 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         "seat_notes": [note for s in seats if (note := seat_names.seat_note(s))],
         "game_name": game.rules.NAME,
         "reader_seat": seat,
-        "table": table.table_context(game, seat, zone),
+        "watcher": viewing.watcher,
+        "table": table.table_context(game, seat, zone, watcher=viewing.watcher),
         "table_template": table.template_for(game),
         "refresh_every_seconds": REFRESH_EVERY_SECONDS,
         # The waiting page (games/_waiting.html): when the invitations expire, as the
@@ -164,6 +174,8 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         "invitation_expired": game.invitation_has_expired(timezone.now()),
         # Playing together: the paused banner, the host's chair, resign, play again.
         "together": together_context(game, seats, seat, request.user, zone),
+        # "Next game": another game waits for the reader's move while this one does not.
+        "next_game": _next_game(request, game, seat),
     }
     if seat is not None and game.is_active:
         presence.mark_live(game.id, seat)  # the player is at the table: games.presence
@@ -173,6 +185,16 @@ def game_page(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         # A bot stands in for the reader: the page offers their seat back (one click).
         context["stand_in_level"] = seat_names.level_word(stand_in.bot)
     return render(request, "games/game.html", context)
+
+
+def _next_game(request: HttpRequest, game: Game, seat: int | None) -> Game | None:
+    """The game the table's "Next game" button leads to: where it is the reader's turn with
+    the nearest deadline, other than this one; None while this table waits for them (or
+    for a reader without a seat). One query."""
+    user = request.user
+    if seat is None or not user.is_authenticated or (game.is_active and game.current_seat == seat):
+        return None
+    return queries.next_game_waiting_on(user, excluding=game.id)
 
 
 # How often an open table asks whether the game moved on while its live stream is broken
@@ -252,14 +274,18 @@ def game_version(request: HttpRequest, game_id) -> JsonResponse:
     (static/js/table.js polls it then; ``games.views.live`` is the stream).
 
     One indexed query (the reader's seat joined to its game; staff without a seat: the
-    game's primary key), never cached. The same access as the table: 404 for outsiders
-    and missing games, 401 (not a login redirect: a script asks) for anonymous visitors.
-    Only a visible tab asks, so a player's asking marks their seat live (``games.presence``:
-    their turn email waits while they are at the table).
+    game's primary key), never cached. The same access as the table: anyone for a public
+    game (``games.watching``); else 404 for outsiders and missing games, 401 (not a login
+    redirect: a script asks) for anonymous visitors. Only a visible tab asks, so a
+    player's asking marks their seat live (``games.presence``: their turn email waits
+    while they are at the table); a watcher's marks nothing.
     """
     user = request.user
     if not user.is_authenticated:
-        return JsonResponse({"code": "not_authenticated"}, status=401)
+        watched = _watched_row(game_id)
+        if watched is None:
+            return JsonResponse({"code": "not_authenticated"}, status=401)
+        return JsonResponse(watched)
     seat = (
         Seat.objects.filter(game_id=game_id, user=user)
         .values("seat", "game__version", "game__status")
@@ -270,9 +296,22 @@ def game_version(request: HttpRequest, game_id) -> JsonResponse:
             presence.mark_live(game_id, seat["seat"])
         return JsonResponse({"version": seat["game__version"], "status": seat["game__status"]})
     row = Game.objects.filter(id=game_id).values("version", "status").first()
-    if row is None or not user.is_staff:
+    if row is not None and user.is_staff:
+        return JsonResponse(row)
+    watched = _watched_row(game_id)
+    if watched is None:
         return JsonResponse({"code": "not_found"}, status=404)
-    return JsonResponse(row)
+    return JsonResponse(watched)
+
+
+def _watched_row(game_id) -> dict | None:
+    """``{"version", "status"}`` of game ``game_id`` if anyone may watch it, else None."""
+    row = (
+        Game.objects.filter(id=game_id, public=True, status__in=watching.WATCHABLE)
+        .values("version", "status")
+        .first()
+    )
+    return None if row is None else dict(row)
 
 
 def _visible_game_or_404(user, game_id) -> Game:

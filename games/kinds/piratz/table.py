@@ -183,8 +183,9 @@ def collection_counts(cards: list[dict]) -> list[dict]:
     return counts
 
 
-def log_lines(game: Game, seat: int | None, names: Names) -> dict:
-    """The move log in words for the reader at ``seat``: ``log`` (every line, newest
+def log_lines(game: Game, seat: int | None, names: Names, *, watcher: bool = False) -> dict:
+    """The move log in words for the reader at ``seat`` (a ``watcher``: a spectator of a
+    public game, ``games.movelog.first_full_entry``): ``log`` (every line, newest
     first), ``log_recent`` (the newest lines as ``{"text", "since"}``) and ``log_older``
     (the rest, folded away).
 
@@ -193,7 +194,7 @@ def log_lines(game: Game, seat: int | None, names: Names) -> dict:
     middle of a turn, the recap stays the one their turn began with, as their turn email's).
     """
     moves = moves_at_version(game)
-    entries = log_to_describe(game, seat, moves)
+    entries = log_to_describe(game, seat, moves, watcher=watcher)
     rounds = {move.number: move.round for move in moves}
     current_round = game.round if game.is_active else None
 
@@ -262,8 +263,9 @@ def parse_move(data) -> tuple[int, dict]:
     return version, action
 
 
-def table_context(game: Game, seat: int | None, zone) -> dict:
-    """Everything the template ``games/piratz/table.html`` draws, for the viewer at ``seat``.
+def table_context(game: Game, seat: int | None, zone, *, watcher: bool = False) -> dict:
+    """Everything the template ``games/piratz/table.html`` draws, for the viewer at ``seat``
+    (None: a spectator; ``watcher``: one of a public game, who sees less of a blind log).
 
     ``game`` must carry its seats as ``queries.SEATS_WITH_USERS`` prefetches them (with
     ``on_vacation_until``); ``zone`` is the viewer's time zone for every moment shown.
@@ -314,7 +316,7 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
             "alarm_choices": [] if bot_plays else alarm_choices(view),
             "has_moves": bool(legal),
             # Newest first: a player coming back wants what happened since they last looked.
-            **log_lines(game, seat, names),
+            **log_lines(game, seat, names, watcher=watcher),
         }
     )
     tallies = context["tally"] or {}

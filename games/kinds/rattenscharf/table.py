@@ -225,9 +225,10 @@ def result_headline(result: dict, reader_seat: int | None, names) -> str:
     return _("%(name)s won, %(high)d to %(low)d points.") % values
 
 
-def table_context(game: Game, seat: int | None, zone) -> dict:
+def table_context(game: Game, seat: int | None, zone, *, watcher: bool = False) -> dict:
     """Everything the template ``games/rattenscharf/table.html`` draws for the viewer at
-    ``seat`` (None: a spectator); empty before the game starts."""
+    ``seat`` (None: a spectator; ``watcher``: one of a public game); empty before the game
+    starts."""
     context = basic_context(game, seat, zone)
     if not context:
         return {}
@@ -263,6 +264,6 @@ def table_context(game: Game, seat: int | None, zone) -> dict:
         legend=legend_symbols(),
         # The public log in the words of the emails and the replay (automatic placements
         # marked), newest first: a player coming back wants what happened since.
-        log=words.describe_moves(log_to_describe(game, seat), names)[::-1],
+        log=words.describe_moves(log_to_describe(game, seat, watcher=watcher), names)[::-1],
     )
     return context
