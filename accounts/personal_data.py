@@ -11,8 +11,8 @@ adds its own files by answering the signal ``export_asked``, connected in its
 ``games.json`` (their games and moves as the API shows them to their seat: never hidden
 information), talk ``messages.json``, moderation ``reports.json`` (the reports they
 filed), webhooks ``webhooks.json``, calendars ``calendar_feed.json``, ratings
-``ratings.json``, push ``push_subscriptions.json``. Its counterpart for deleting an account is
-``accounts.erasure``.
+``ratings.json``, push ``push_subscriptions.json``, people ``people.json``. Its
+counterpart for deleting an account is ``accounts.erasure``.
 """
 
 import io

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 
 from django.db.models import Q
 
+from accounts.models import User
 from people.models import Block
 
 
@@ -27,3 +28,20 @@ def any_blocked(user_ids: Iterable[int]) -> bool:
     """True when some two of ``user_ids`` may not meet (one has blocked another)."""
     ids = list(set(user_ids))
     return Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).exists()
+
+
+def blocked_by(user_id: int) -> set[int]:
+    """The ids of the people ``user_id`` has blocked (one direction only): whose table talk
+    they no longer read."""
+    return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
+def blocks_any_address(user_id: int, emails: Iterable[str]) -> bool:
+    """True when some two of ``user_id`` and the people holding ``emails`` (canonical
+    addresses) have blocked one another, either way: a game or league among them would
+    seat them together, so its invitations may not go out."""
+    emails = list(emails)
+    if not emails:
+        return False
+    holders = User.objects.filter(email__in=emails).values_list("pk", flat=True)
+    return any_blocked([user_id, *holders])

@@ -17,6 +17,7 @@ from core.errors import ServiceError
 from core.text import clean_typed_text
 from games import queries
 from games.models import Game, Seat
+from people.blocks import blocked_by
 from talk import emails, events
 from talk.models import Message, MessageReport
 
@@ -88,9 +89,24 @@ def post_message(game: Game, user: User, text, *, now: datetime | None = None) -
         return message
 
 
-def messages_of(game: Game):
-    """The game's table talk, oldest first, each with its author (for the name)."""
-    return Message.objects.filter(game=game).select_related("author").order_by("created_at", "id")
+def messages_of(game: Game, reader: User | None = None):
+    """The game's table talk, oldest first, each with its author (for the name); for a
+    ``reader``, without the messages of the people they blocked (``unblocked_for``)."""
+    found = unblocked_for(Message.objects.filter(game=game), reader.pk if reader else None)
+    return found.select_related("author").order_by("created_at", "id")
+
+
+def unblocked_for(found, reader_id: int | None):
+    """``found`` (messages) without those written by people ``reader_id`` has blocked: a
+    blocker no longer reads them, anywhere (docs/people.md "Blocking")."""
+    if reader_id is None:
+        return found
+    return found.exclude(author_id__in=blocked_by(reader_id))
+
+
+def seat_reader_id(game: Game, seat: int) -> int | None:
+    """The person at ``seat`` of ``game`` (None for a bot's own seat)."""
+    return Seat.objects.filter(game=game, seat=seat).values_list("user_id", flat=True).first()
 
 
 def do_hide_message(moderator: User, message_id: int, reason: str) -> Message:
@@ -178,6 +194,7 @@ def messages_since(
     ``exclude_seat``, oldest first, each ``{"name", "text", "hidden"}`` (a hidden one's
     text never leaves: ``""``); and how many earlier such messages were left out."""
     found = Message.objects.filter(game=game).exclude(seat=exclude_seat)
+    found = unblocked_for(found, seat_reader_id(game, exclude_seat))
     if since is not None:
         found = found.filter(created_at__gt=since)
     newest = list(found.select_related("author").order_by("-created_at", "-id")[: limit + 1])

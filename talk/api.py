@@ -1,11 +1,14 @@
-"""``/api/games/{id}/messages/``: the game's table talk, read by its players and staff,
-written by its players (docs/api.md "Playing together")."""
+"""``/api/games/{id}/messages/``: the game's table talk, read by its players and staff (and by
+anyone watching a public game whose host opened its talk to spectators), written by its
+players (docs/api.md "Playing together", "Watching games")."""
 
 from typing import cast
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from accounts.models import User
@@ -13,8 +16,9 @@ from core.api.body import validated_body
 from core.api.errors import refused
 from core.api.fields import ErrorSerializer, StrictCharField, StrictSerializer
 from core.errors import ServiceError
-from games import queries
+from games import queries, watching
 from games.api.representation import datetime_json
+from games.api.views import SIGN_IN_FOR_A_PRIVATE_GAME
 from talk import actions
 from talk.models import Message
 
@@ -66,9 +70,18 @@ _REFUSALS = {
 @extend_schema_view(
     get=extend_schema(
         summary="The game's table talk, oldest first",
-        description="Players and staff. A message a moderator hid shows `text: null` and "
-        "`hidden: true` to players (staff still read it).",
-        responses={200: MessageSerializer(many=True)},
+        description="Players and staff; anyone, signed in or not, for a public game whose "
+        "host opened its talk to spectators (`talk_public`). A message a moderator hid shows "
+        "`text: null` and `hidden: true` to players and spectators (staff still read it).",
+        responses={
+            200: MessageSerializer(many=True),
+            401: SIGN_IN_FOR_A_PRIVATE_GAME,
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="`not_a_player`: you watch a public game whose table talk is "
+                "for its players only.",
+            ),
+        },
     ),
     post=extend_schema(
         summary="Write at the game's table",
@@ -95,16 +108,33 @@ _REFUSALS = {
 class MessagesView(ListAPIView):
     serializer_class = MessageSerializer
 
+    def get_permissions(self):
+        # Reading may be anyone's (a public game's opened talk); writing is a player's.
+        if self.request.method == "GET":
+            return [AllowAny()]
+        return super().get_permissions()
+
     def list(self, request, game_id):
-        user = cast(User, request.user)
+        signed_in = request.user.is_authenticated
         try:
-            game = queries.get_visible_game(user, game_id)
+            viewing = watching.get_viewing(request.user, game_id)
+            if viewing.watcher and not viewing.game.talk_public:
+                raise ServiceError(
+                    "not_a_player",
+                    _("This game's table talk is for its players: its host has not opened it."),
+                )
         except ServiceError as error:
+            if error.code == "not_found" and not signed_in:
+                # A game nobody may watch answers anonymous callers as before: sign in.
+                self.permission_denied(request)
             raise refused(error) from None
-        page = self.paginate_queryset(actions.messages_of(game))
+        user = cast(User, request.user) if signed_in else None
+        # Not the messages of people the reader blocked (docs/people.md "Blocking").
+        page = self.paginate_queryset(actions.messages_of(viewing.game, user))
         assert page is not None  # DEFAULT_PAGINATION_CLASS is set: the list is paged
+        staff = user is not None and user.is_staff
         return self.get_paginated_response(
-            [message_json(message, moderator=user.is_staff) for message in page]
+            [message_json(message, moderator=staff) for message in page]
         )
 
     def post(self, request, game_id):

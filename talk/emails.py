@@ -24,6 +24,7 @@ from games.queries import game_with_seats
 from games.table_talk import MAX_LISTED
 from notifications.outbox import queue_email
 from notifications.rendering import Composed, composer
+from people.blocks import blocked_by
 from talk.models import Message, TalkEmail
 
 logger = logging.getLogger(__name__)
@@ -142,10 +143,13 @@ def _send(row_id: int, now: datetime) -> int:
 
 
 def _others_messages(game: Game, seat: int, since: datetime, until: datetime):
-    """The messages of ``game`` written from ``since`` to ``until`` by the other seats."""
-    return Message.objects.filter(game=game, created_at__gte=since, created_at__lte=until).exclude(
-        seat=seat
-    )
+    """The messages of ``game`` written from ``since`` to ``until`` by the other seats, but
+    not by people the reader at ``seat`` has blocked (docs/people.md "Blocking")."""
+    found = Message.objects.filter(game=game, created_at__gte=since, created_at__lte=until)
+    reader = Seat.objects.filter(game=game, seat=seat).values_list("user_id", flat=True).first()
+    if reader is not None:
+        found = found.exclude(author_id__in=blocked_by(reader))
+    return found.exclude(seat=seat)
 
 
 @composer(COMPOSER)

@@ -13,6 +13,7 @@ from django import template
 from django.utils import timezone
 
 from games.models import Game
+from people.blocks import blocked_by
 from talk.models import Message
 
 register = template.Library()
@@ -27,13 +28,20 @@ JUST_NOW = timedelta(minutes=1)
 @register.inclusion_tag("talk/_table_talk.html", takes_context=True)
 def table_talk(context, game: Game, reader_seat: int | None) -> dict:
     """The panel for the reader at ``reader_seat`` (None: staff without a seat, who read
-    but neither write nor report). Newest first, each ``{"id", "name", "text", "hidden",
-    "at", "just_now", "own"}``; ``text`` is plain (the template escapes it) and "" when hidden."""
+    but neither write nor report; or a watcher of a public game, who reads the talk only
+    when the host opened it, ``Game.talk_public``, and else gets no panel). Newest first,
+    each ``{"id", "name", "text", "hidden", "at", "just_now", "own"}``; ``text`` is plain
+    (the template escapes it) and "" when hidden."""
+    if reader_seat is None and not _is_staff(context) and not game.talk_public:
+        return {"shown": False}
     now = timezone.now()
+    reader = context.get("user")
+    messages = Message.objects.filter(game=game)
+    if reader is not None and reader.is_authenticated:
+        # Not the messages of people the reader blocked (docs/people.md "Blocking").
+        messages = messages.exclude(author_id__in=blocked_by(reader.pk))
     found = list(
-        Message.objects.filter(game=game)
-        .select_related("author")
-        .order_by("-created_at", "-id")[: SHOWN_AT_MOST + 1]
+        messages.select_related("author").order_by("-created_at", "-id")[: SHOWN_AT_MOST + 1]
     )
     listed = [
         {
@@ -49,7 +57,10 @@ def table_talk(context, game: Game, reader_seat: int | None) -> dict:
         for message in found[:SHOWN_AT_MOST]
     ]
     return {
+        "shown": True,
         "game": game,
+        # Told to the players, so nobody writes for spectators without knowing it.
+        "spectators_read": game.public and game.talk_public,
         "newest": listed[:NEWEST_OPEN],
         "older": listed[NEWEST_OPEN:],
         "more_than_shown": len(found) > SHOWN_AT_MOST,
@@ -59,6 +70,13 @@ def table_talk(context, game: Game, reader_seat: int | None) -> dict:
         # An inclusion tag's template gets only what it returns: the form needs the token.
         "csrf_token": context.get("csrf_token"),
     }
+
+
+def _is_staff(context) -> bool:
+    """Whether the page's reader is staff (the page's request, when it has one)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_authenticated and user.is_staff)
 
 
 # How far a message's second and later lines stand in from the start of a plain-text
