@@ -1,5 +1,14 @@
-"""The REST API of tournaments."""
+"""Tournament API URLs, mounted at /api/tournaments/."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from . import api
+
+urlpatterns = [
+    path("", api.TournamentsView.as_view(), name="api-tournaments"),
+    path("<uuid:tournament_id>/", api.TournamentView.as_view(), name="api-tournament"),
+    path("<uuid:tournament_id>/sign-up/", api.SignUpView.as_view(), name="api-tournament-sign-up"),
+    path(
+        "<uuid:tournament_id>/withdraw/", api.WithdrawView.as_view(), name="api-tournament-withdraw"
+    ),
+]
