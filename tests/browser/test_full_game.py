@@ -1,6 +1,8 @@
-"""Whole games played in two browsers by clicking the pages only: from the emails' links
-to the final table, in English on a desktop and a phone, and a blind game with a rat
-alert in German. Every page is checked as conftest.Visitor says (console, axe, secrets)."""
+"""Whole games played in two browsers: from the emails' links to the final table, in
+English on a desktop and a phone, and a blind game with a rat alert in German. The
+browsers click the first and the last moves; the middle is played on the server (as the
+players' other devices would) and arrives on the pages by itself. Every page is checked
+as conftest.Visitor says (console, axe, secrets)."""
 
 import random
 
@@ -33,8 +35,11 @@ def choose_action(offered: set[str], rng: random.Random) -> str:
     return "pass"
 
 
-def play_to_the_end(game: Game, seats: dict[int, Visitor], rng: random.Random, shots: str):
-    """Play ``game`` to its end in the seated players' browsers, one click per move.
+def play_to_the_end(
+    game: Game, seats: dict[int, Visitor], rng: random.Random, shots: str | None, until=None
+):
+    """Play ``game`` to its end (or until ``until(game)``) in the seated players' browsers,
+    one click per move; returns the kinds of move played.
 
     The player to move plays on their page (which first sees the last move arrive by its
     live refresh); the other's page offers no move. Every click must add exactly one to
@@ -54,11 +59,13 @@ def play_to_the_end(game: Game, seats: dict[int, Visitor], rng: random.Random, s
         for visitor in seats.values():
             if visitor.page.viewport_size == PHONE:
                 visitor.assert_no_horizontal_scroll()
-        if not shot_taken and game.round >= 2:
+        if shots and not shot_taken and game.round >= 2:
             for visitor in seats.values():
                 screen = "phone" if visitor.page.viewport_size == PHONE else "desktop"
                 visitor.screenshot(f"{shots}-{screen}")
             shot_taken = True
+        if until is not None and until(game):
+            return seen_kinds
         offered = flows.offered_actions(mover)
         assert offered, f"{mover.name}'s turn, but the page offers no move"
         for other in seats.values():
@@ -75,7 +82,8 @@ def play_to_the_end(game: Game, seats: dict[int, Visitor], rng: random.Random, s
 
 def test_two_players_play_a_whole_game_from_the_invitation_email(site, visitors):
     """Anna signs in and creates the game; Bert, on a phone, accepts from the invitation
-    email; both open the game from its emails and click through to the final table."""
+    email; both open the game from its emails, click through its first round, see the
+    middle arrive, and click its last moves to the final table."""
     anna = visitors("Anna")
     flows.sign_in(anna, "anna@example.com")
     game = flows.create_game(anna, ["anna@example.com", "bert@example.com"])
@@ -101,7 +109,16 @@ def test_two_players_play_a_whole_game_from_the_invitation_email(site, visitors)
     assert stale_tab.page.get_by_role("alert").count(), "a stale move says why it was refused"
     assert flows.table_version(stale_tab) == 1, "and shows the table as it is now"
 
-    kinds = play_to_the_end(game, seats, rng, shots="table-en")
+    # Round 1 by clicking (the screenshots at the first move of round 2); the middle is
+    # played elsewhere (their other devices, the API) and the pages see it arrive; the last
+    # round by clicking again, to the final table.
+    kinds = play_to_the_end(game, seats, rng, shots="table-en", until=lambda g: g.round >= 2)
+    game = flows.play_on_server(
+        game,
+        [s.user for s in game.seats.order_by("seat")],
+        until=lambda g: len(g.load_state().draw) <= 6,
+    )
+    kinds |= play_to_the_end(game, seats, rng, shots=None)
 
     assert {"reveal", "end_turn", "pass"} <= kinds
 
