@@ -37,6 +37,7 @@ _TOKEN_ROUTES = (
     r"accounts/delete",  # accounts:erasure-link
     r"invitations",  # games:invitation
     r"leagues/invitation",  # leagues: a player's invitation to a whole league
+    r"tournaments/invitation",  # tournaments: an invitation to an invitation-only one
     r"unsubscribe",  # accounts' one-click unsubscribe
     r"calendar",  # calendars' feed, /calendar/<token>.ics
     r"games/[0-9A-Fa-f-]{36}/enter",  # the signed "open the game signed in" link

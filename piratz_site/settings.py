@@ -429,6 +429,36 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60 * 60,
         "options": {"expires": 60 * 60},
     },
+    # Tournaments (docs/tournaments.md): start those whose time has come, close rounds past
+    # their deadline (each claimed once), and go on where a lost task left a round over.
+    "start-due-tournaments": {
+        "task": "tournaments.tasks.start_due_tournaments",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    "close-overdue-tournament-rounds": {
+        "task": "tournaments.tasks.close_overdue_rounds",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    "advance-tournaments": {
+        "task": "tournaments.tasks.advance_running_tournaments",
+        "schedule": 15 * 60,
+        "options": {"expires": 15 * 60},
+    },
+    # Quick match (docs/quickmatch.md): expire due seeks, pair the waiting ones (a new
+    # seek asks at once too; this catches a lost task and lets waiting windows widen).
+    "pair-seeks": {
+        "task": "quickmatch.tasks.pair_seeks",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    # The lobby's open games whose seats were not all taken in time (docs/lobby.md).
+    "expire-open-games": {
+        "task": "lobby.tasks.expire_open_games",
+        "schedule": 5 * 60,
+        "options": {"expires": 5 * 60},
+    },
     "purge-login-links": {
         "task": "accounts.tasks.purge_login_links",
         "schedule": 60 * 60,
@@ -460,6 +490,20 @@ INVITATION_DAYS = env.int("INVITATION_DAYS", 7, min_value=1)
 PAUSE_MAX_DAYS = env.int("PAUSE_MAX_DAYS", 14, min_value=1)
 # Leagues an organiser may create in any 24 hours (leagues.actions).
 LEAGUES_PER_USER_PER_DAY = env.int("LEAGUES_PER_USER_PER_DAY", 3, min_value=1)
+# Tournaments an organiser may create in any 24 hours (tournaments.actions).
+TOURNAMENTS_PER_USER_PER_DAY = env.int("TOURNAMENTS_PER_USER_PER_DAY", 3, min_value=1)
+# Quick match (docs/quickmatch.md): how long a seek waits before it expires, how many
+# seeks a player may post in any hour, and how many displayed rating points a waiting
+# seek's window widens by each minute it waits (quickmatch.pairing).
+SEEK_HOURS = env.int("SEEK_HOURS", 24, min_value=1)
+SEEKS_PER_HOUR = env.int("SEEKS_PER_HOUR", 20, min_value=1)
+SEEK_WIDENING_PER_MINUTE = env.int("SEEK_WIDENING_PER_MINUTE", 10, min_value=0)
+# The lobby (docs/lobby.md): an open game's seats wait this many hours for players; a
+# person hosts at most OPEN_GAMES_PER_USER open games at once and takes at most
+# LOBBY_JOINS_PER_HOUR open seats in any hour (lobby.actions).
+OPEN_GAME_HOURS = env.int("OPEN_GAME_HOURS", 48, min_value=1)
+OPEN_GAMES_PER_USER = env.int("OPEN_GAMES_PER_USER", 3, min_value=1)
+LOBBY_JOINS_PER_HOUR = env.int("LOBBY_JOINS_PER_HOUR", 10, min_value=1)
 # Table talk: at most this many messages per player and game in any hour (talk.actions).
 TALK_MESSAGES_PER_HOUR = env.int("TALK_MESSAGES_PER_HOUR", 30, min_value=1)
 # Vacation days a player may take in any rolling 365 days (their turn clocks pause).
@@ -595,6 +639,12 @@ SPECTACULAR_SETTINGS = {
         "ClockKindEnum": "games.models.ClockKind",
         # Where each kind of game news goes (push app, docs/push.md).
         "NewsChannelEnum": ["email", "push", "both"],
+        # Tournaments (docs/tournaments.md): their own status and format, beside leagues'
+        # format; and the catalogue's games, which several create bodies name as "game".
+        "TournamentStatusEnum": ["signup", "running", "finished", "cancelled"],
+        "TournamentFormatEnum": ["swiss", "elimination"],
+        "LeagueFormatEnum": ["round_robin", "groups"],
+        "GameKindEnum": ["piratz", "rattenscharf"],
     },
     # core.api.schema.add_links: OpenAPI links between operations (docs/api.md "Conformance").
     "POSTPROCESSING_HOOKS": [

@@ -11,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("core", "audit", "accounts", "notifications", "moderation", "games", "mailin")
 PACKAGES += ("webhooks", "talk", "calendars", "ratings", "leagues", "ops", "push")
+PACKAGES += ("people", "lobby", "quickmatch", "tournaments")
 PACKAGES += ("piratz_site",)
 # The floors, lowest first: the apps of each, as docs/architecture.md lists them.
 FLOORS = [
@@ -19,7 +20,9 @@ FLOORS = [
     {"notifications"},
     {"accounts"},
     {"games"},
+    {"people"},
     {"talk", "calendars", "ratings", "leagues"},
+    {"lobby", "quickmatch", "tournaments"},
     {"webhooks", "mailin", "moderation", "push"},
     {"ops"},
     {"piratz_site"},

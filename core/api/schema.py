@@ -117,6 +117,9 @@ _LINKS: dict[tuple[str, str], dict[str, tuple[str, dict[str, str], dict[str, str
     ("me_api_keys_create", "201"): {
         "DeleteApiKey": ("me_api_keys_destroy", {"key_id": "$response.body#/id"}, None),
     },
+    ("quickmatch_create", "201"): {
+        "WithdrawSeek": ("quickmatch_destroy", {"seek_id": "$response.body#/id"}, None),
+    },
 }
 
 

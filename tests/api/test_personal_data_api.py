@@ -40,6 +40,9 @@ FILES = {
     "calendar_feed.json",
     "push_subscriptions.json",
     "ratings.json",
+    "people.json",
+    "quickmatch_seeks.json",
+    "tournaments.json",
 }
 
 

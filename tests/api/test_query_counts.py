@@ -28,10 +28,11 @@ pytestmark = pytest.mark.django_db
 # CACHE_URL, every move used to ask the webhooks table: one query more).
 MOVE_QUERY_BOUND = 11
 # A move that finishes the game does once what no other move does: is it a league's game
-# (one query), and the ratings (ratings.service: the seats, already rated?, create the
-# missing ratings, read them, update them, write their history): seven queries, three of
-# them writes. Once per game, so not part of the per-move bound.
-FINISH_QUERIES = 7
+# (one query), the ratings (ratings.service: the seats, already rated?, create the
+# missing ratings, read them, update them, write their history), who follows the game
+# (people) and is it a tournament's pairing (tournaments): nine queries, three of them
+# writes. Once per game, so not part of the per-move bound.
+FINISH_QUERIES = 9
 FINISH_WRITES = 3
 # Token lookup; the game; its seats joined to their users (the viewer's seat among them,
 # or not: not_found).

@@ -59,10 +59,20 @@ def test_every_operation_needing_credentials_documents_401(openapi):
     for path, method, operation in operations(openapi):
         if {} in operation.get("security", []):
             open_to_anyone.add((method, path))
-            assert "401" not in operation["responses"], (method, path)
+            # A game's own pages are open for a public game; one nobody may watch asks an
+            # anonymous caller to sign in, as before public games (games.watching).
+            asks_to_sign_in = path.startswith("/api/games/{game_id}/")
+            assert ("401" in operation["responses"]) == asks_to_sign_in, (method, path)
         else:
             assert "401" in operation["responses"], (method, path)
-    assert open_to_anyone == {("post", "/api/auth/login-link/")}
+    assert open_to_anyone == {
+        ("post", "/api/auth/login-link/"),
+        # Watching public games (docs/api.md "Watching games"): anyone, signed in or not.
+        ("get", "/api/games/public/"),
+        ("get", "/api/games/{game_id}/"),
+        ("get", "/api/games/{game_id}/moves/"),
+        ("get", "/api/games/{game_id}/messages/"),
+    }
 
 
 def test_operations_reading_a_body_document_400_and_413(openapi):
@@ -188,9 +198,10 @@ def test_a_new_game_is_one_shape_per_game(openapi):
             max(rules.PLAYER_COUNTS),
         )
         assert players["uniqueItems"] is True
-        address, bot = players["items"]["anyOf"]
+        address, bot, page = players["items"]["anyOf"]
         assert address["format"] == "email"
         assert bot["pattern"] == "^bot:(" + "|".join(rules.BOT_LEVELS) + ")$"
+        assert page["pattern"].startswith("^player:")
         blind = shape["properties"]["blind"]
         if "blind" in rules.OPTIONS:
             assert blind["type"] == "boolean"

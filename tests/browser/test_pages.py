@@ -77,8 +77,11 @@ def test_the_replay_of_a_finished_game_explains_the_scoring(site, visitors):
     anna.screenshot("replay-scoring-en")
 
 
-# The site's menu, the same on every page, in its order ("Rules" opens a list of games).
-MENU = ["My games", "Leaderboards", "Leagues", "Settings", "Rules"]
+# The site's menu, the same on every page, in its order for a signed-in player ("Compete"
+# and "Rules" open lists).
+MENU = ["My games", "Next game", "Lobby", "Quick match", "Watch", "Compete", "Settings", "Rules"]
+# What "Compete" lists.
+COMPETE = ("Tournaments", "Leagues", "Leaderboards")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -90,10 +93,13 @@ def test_every_page_has_the_same_menu_and_reads_well_in_either_theme(site, visit
     anna.page.emulate_media(color_scheme=scheme)
     flows.sign_in(anna, "anna@example.com")
     nav = anna.page.get_by_role("navigation", name="Site")
-    for name in ("Leaderboards", "Leagues", "Settings", "My games"):
+    for name in ("Lobby", "Quick match", "Watch", *COMPETE, "Settings", "My games"):
+        if name in COMPETE:
+            nav.get_by_text("Compete", exact=True).click()  # opens without JavaScript
         anna.click(nav.get_by_role("link", name=name, exact=True))
-        menu = nav.locator("a, summary").all_inner_texts()
-        assert [item.strip(" ▾") for item in menu[: len(MENU)]] == MENU, (anna.where, menu)
+        menu = nav.locator(":scope > ul > li > a, :scope > ul > li > details > summary")
+        items = [item.strip(" ▾") for item in menu.all_inner_texts()]
+        assert items == MENU, (anna.where, items)
         assert nav.locator("[aria-current=page]").inner_text() == name
         anna.assert_no_horizontal_scroll()
     nav.get_by_text("Rules", exact=True).click()  # opens without JavaScript (<details>)

@@ -1,6 +1,7 @@
 """A player's private notes at the table in a real browser (issue 34): saved without the
 page reloading, a draft typed but not saved still there after a reload, the other
-player's table shows none of it, and a move arriving live takes nothing from the notes. Every page is checked as conftest.Visitor says."""
+player's table shows none of it, and a move arriving live takes nothing from the notes.
+Every page is checked as conftest.Visitor says."""
 
 import pytest
 

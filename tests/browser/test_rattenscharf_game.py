@@ -26,7 +26,7 @@ def create_rattenscharf(visitor: Visitor, emails: list[str]) -> Game:
     """Choose Rattenscharf on the create form: only two players and no blind mode show."""
     visitor.open("/games/")
     form = visitor.page.locator("form[data-create-form]")
-    form.get_by_label("Game").select_option("rattenscharf")
+    form.locator("select[name=game]").select_option("rattenscharf")
     assert not form.get_by_label(re.compile(r"^Player 3\b")).is_visible()
     assert not form.get_by_label(re.compile("^Blind mode")).is_visible()
     for number, email in enumerate(emails, start=1):

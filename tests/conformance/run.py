@@ -38,6 +38,7 @@ UNTHROTTLED = {
     "INVITATIONS_PER_USER_PER_DAY": "100000",
     "PENDING_INVITATIONS_PER_ADDRESS": "100000",
     "LOGIN_LINKS_PER_ADDRESS_PER_HOUR": "100000",
+    "SEEKS_PER_HOUR": "100000",
     # Not anti-spam, but a cap the run would reach on the seeded games after a few
     # additions, answering 409 ever after: the additions are to reach the host checks.
     "WEBHOOKS_PER_GAME": "100000",
