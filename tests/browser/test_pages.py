@@ -100,7 +100,7 @@ def test_every_page_has_the_same_menu_and_reads_well_in_either_theme(site, visit
         menu = nav.locator(":scope > ul > li > a, :scope > ul > li > details > summary")
         items = [item.strip(" ▾") for item in menu.all_inner_texts()]
         assert items == MENU, (anna.where, items)
-        assert nav.locator("[aria-current=page]").inner_text() == name
+        assert nav.locator("[aria-current=page]").text_content() == name
         anna.assert_no_horizontal_scroll()
     nav.get_by_text("Rules", exact=True).click()  # opens without JavaScript (<details>)
     anna.click(nav.get_by_role("link", name="Piratz", exact=True))
