@@ -131,9 +131,14 @@ class LobbyFiltersSerializer(QueryParamsSerializer):
 
 
 _FILTER_PARAMETERS = [
-    OpenApiParameter("game", OpenApiTypes.STR, description="Only games of this kind."),
+    # The catalogue's games as the URLs were loaded (the filter itself reads it per request).
     OpenApiParameter(
-        "players", OpenApiTypes.INT, description="Only games for this many players (1-4)."
+        "game", OpenApiTypes.STR, enum=kinds(), description="Only games of this kind."
+    ),
+    OpenApiParameter(
+        "players",
+        {"type": "integer", "minimum": 1, "maximum": 4},
+        description="Only games for this many players (1-4).",
     ),
     OpenApiParameter("rated", OpenApiTypes.BOOL, description="Only rated (or unrated) games."),
     OpenApiParameter(
@@ -151,11 +156,18 @@ _FILTER_PARAMETERS = [
 
 
 class OpenGameCreateSerializer(StrictSerializer):
-    # Strings, not enums: the service names the games and languages it knows when refusing
-    # one, and the schema's enums of "game" and "language" are other components' names.
-    game = StrictCharField(
-        max_length=30, help_text="Which game, by its catalogue name (`piratz`, `rattenscharf`)."
+    # "game" and "language" are enums, so that the schema says which values are taken: the
+    # catalogue's games (read when the serializer is made, as quick match's seeks do) and
+    # the site's languages.
+    game = serializers.ChoiceField(
+        choices=[], help_text="Which game, by its catalogue name (`piratz`, `rattenscharf`)."
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        game_field = cast(serializers.ChoiceField, self.fields["game"])
+        game_field.choices = kinds()
+
     seats = StrictIntegerField(
         min_value=2, max_value=4, help_text="Players in all, you included (as the game seats)."
     )
@@ -180,8 +192,8 @@ class OpenGameCreateSerializer(StrictSerializer):
         required=False, default=True, help_text="Anyone may watch it (default true)."
     )
     client_seed = ClientSeedField(help_text="Your optional share of the shuffle key.")
-    language = StrictCharField(
-        max_length=8,
+    language = serializers.ChoiceField(
+        choices=_LANGUAGE_CODES,
         required=False,
         help_text="Only people who read this language (`en`, `de`) may join (left out: anyone).",
     )

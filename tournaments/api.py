@@ -279,7 +279,14 @@ _NOT_FOUND = OpenApiResponse(
                 description="Only the tournaments with this `status`.",
             )
         ],
-        responses={200: TournamentSerializer(many=True)},
+        responses={
+            200: TournamentSerializer(many=True),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`invalid`: an unknown query parameter, one given twice, or a "
+                "value the schema does not allow.",
+            ),
+        },
     ),
     post=extend_schema(
         summary="Create a tournament",
