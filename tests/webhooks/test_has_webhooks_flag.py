@@ -207,6 +207,7 @@ def test_deleting_the_last_webhook_clears_the_flag(toy_game, anna, bert, receive
 
 def test_a_webhook_deleted_by_any_other_writer_clears_the_flag(toy_game, anna, receiver):
     add_webhook(toy_game, anna, "json", receiver.url())
+    assert flag(toy_game) is True  # set, so that clearing it is what is tested
     Webhook.objects.all().delete()
     assert flag(toy_game) is False
 
