@@ -52,6 +52,21 @@ def _whole(value, name: str, low: int, high: int) -> int:
     return value
 
 
+def clock_from_form(data: dict) -> dict | None:
+    """The clock a create form's cleaned fields ask for, as ``clean_clock`` takes it: None
+    for hours per turn (``clock`` empty or ``per_turn``); a bank's numbers and a daily
+    deadline's ``daily_hour`` that are left empty, or that the form has no field for, take
+    the service's defaults (a daily deadline's hour is required: the service says so)."""
+    kind = data.get("clock") or "per_turn"
+    if kind == "bank":
+        given = {name: data.get(name) for name in DEFAULT_BANK}
+        return {"kind": "bank", **{k: v for k, v in given.items() if v is not None}}
+    if kind == "daily":
+        hour = data.get("daily_hour")
+        return {"kind": "daily", **({} if hour is None else {"hour": hour})}
+    return None
+
+
 def clean_clock(clock) -> dict:
     """The ``Game`` fields of the clock a host asked for (None: hours per turn).
 

@@ -189,16 +189,9 @@ class CreateOpenGameForm(forms.Form):
             "public": data["public"],
             "language": data.get("language") or None,
         }
-        kind = data.get("clock") or "per_turn"
-        if kind == "bank":
-            hours = data.get("bank_hours")
-            arguments["clock"] = {
-                "kind": "bank",
-                **({} if hours is None else {"bank_hours": hours}),
-            }
-        elif kind == "daily":
-            hour = data.get("daily_hour")
-            arguments["clock"] = {"kind": "daily", **({} if hour is None else {"hour": hour})}
+        clock = clocks.clock_from_form(data)  # the create form's reading of the same fields
+        if clock is not None:
+            arguments["clock"] = clock
         if data["rating_rule"] == "spread":
             arguments["rating_spread"] = data.get("rating_spread")
         elif data["rating_rule"] == "range":

@@ -209,18 +209,8 @@ class CreateGameForm(forms.Form):
         )
 
     def clock_request(self) -> dict | None:
-        """The clock as ``do_create_game`` takes it (``games.clocks.clean_clock``): None for
-        hours per turn; a number left empty takes the service's default (a daily deadline's
-        hour is required: the service says so)."""
-        kind = self.cleaned_data.get("clock") or "per_turn"
-        if kind == "bank":
-            numbers = ("bank_hours", "increment_hours", "cap_hours")
-            given = {name: self.cleaned_data.get(name) for name in numbers}
-            return {"kind": "bank", **{k: v for k, v in given.items() if v is not None}}
-        if kind == "daily":
-            hour = self.cleaned_data.get("daily_hour")
-            return {"kind": "daily", **({} if hour is None else {"hour": hour})}
-        return None
+        """The clock as ``do_create_game`` takes it (``games.clocks.clock_from_form``)."""
+        return clocks.clock_from_form(self.cleaned_data)
 
     def players(self) -> list[str]:
         """The seats in order, as ``do_create_game`` takes them: an address,
