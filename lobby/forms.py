@@ -182,7 +182,7 @@ class CreateOpenGameForm(forms.Form):
         arguments: dict = {
             "game": data["game"],
             "seats": data["seats"],
-            "bots": [data.get("bot_level") or "careful"] * data["bots"],
+            "bots": [data.get("bot_level") or bots.STAND_IN_LEVEL] * data["bots"],
             "turn_hours": data["turn_hours"],
             "blind": data["blind"],
             "rated": False if data["unrated"] else None,
