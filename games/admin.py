@@ -145,10 +145,10 @@ MODERATOR_ACTIONS = {
         actions.do_force_automatic_move,
     ),
     "abort_games": ModeratorAction("Abort the game", "Aborted", actions.do_abort_game),
-    # For a suspended or absent player: the seat to move goes to a careful bot (the player
-    # keeps it, is emailed, and may take it back).
+    # For a suspended or absent player: the seat to move goes to the game's stand-in bot
+    # (the player keeps it, is emailed, and may take it back).
     "replace_with_bot": ModeratorAction(
-        "Hand the seat to move to a careful bot",
+        "Hand the seat to move to a stand-in bot",
         "Seat handed to a bot",
         lambda game_id, moderator, **checked: actions.do_replace_with_bot(
             game_id, moderator, None, **checked

@@ -2,7 +2,8 @@
 
 A seat is played by a bot when ``Seat.bot`` names a level of the game's rules
 (``rules.BOT_LEVELS``): a bot's own seat (no user, seated by the host) or a stand-in for
-a player who keeps the seat and may take it back (``games.actions.bots``).
+a player who keeps the seat and may take it back (``games.actions.bots``), of the level
+the game names for that (``stand_in_level``).
 
 Bot moves go through ``games.actions.play.do_play_bot_move`` like any move. When the turn
 passes to a bot, ``schedule_bot_turn`` (connected to ``games.events`` in
@@ -32,9 +33,6 @@ from games.notify import table_changes
 
 logger = logging.getLogger(__name__)
 
-# The level every stand-in plays.
-STAND_IN_LEVEL = "careful"
-
 # Why a bot stands in (``SeatChange.why``); a resigned seat's bot plays it to the end (P26).
 WHY_TIMEOUTS, WHY_ABANDONMENT, WHY_MODERATOR = "timeouts", "abandonment", "moderator"
 WHY_RESIGNED = "resigned"
@@ -45,6 +43,16 @@ WHY_ERASED = "erased"
 def levels_of(rules) -> tuple[str, ...]:
     """The bot levels a rules module offers (weakest first); empty: no bots in that game."""
     return tuple(getattr(rules, "BOT_LEVELS", ()))
+
+
+def stand_in_level(rules) -> str | None:
+    """The level of the bot that stands in for a player in a game of ``rules``: the
+    engine's ``STAND_IN_LEVEL`` when it names one, else its strongest level (the last of
+    ``BOT_LEVELS``); None for a game without bots."""
+    levels = levels_of(rules)
+    if not levels:
+        return None
+    return getattr(rules, "STAND_IN_LEVEL", None) or levels[-1]
 
 
 def seat_row(game: Game, number: int) -> Seat:
@@ -125,11 +133,12 @@ def hand_to_bot(
     now: datetime,
     actor: str = Actor.SERVICE,
     actor_user=None,
-    level: str = STAND_IN_LEVEL,
+    level: str | None = None,
     begin_turn: bool = True,
     tell_player: bool = True,
 ) -> SeatChange:
-    """A bot of ``level`` plays ``row``'s seat in the locked ``game`` from now on.
+    """A bot of ``level`` (None: the game's ``stand_in_level``) plays ``row``'s seat in
+    the locked ``game`` from now on; the game must offer bots.
 
     The player keeps the seat and is emailed (``notify.table_changes.queue_stand_in``);
     they can take it back (``games.actions.bots.do_take_back_seat``). Logged as a
@@ -139,6 +148,9 @@ def hand_to_bot(
     queues the email itself (``notify.table_changes.queue_stand_in``), once every seat it
     hands over has changed. Must run in the transaction that locked the game.
     """
+    level = level or stand_in_level(game.rules)
+    if level is None:
+        raise ValueError(f"game {game.id}: {game.game!r} has no bots to stand in")
     row.bot = level
     row.save(update_fields=["bot"])
     change = SeatChange.objects.create(

@@ -54,7 +54,10 @@ of that level plays from ``view(state, seat)`` for its own seat and the public m
 as that seat may see it (``memory``, oldest first), using only ``rng`` (a
 ``random.Random``) for chance. It returns one of the view's legal actions (a fresh dict)
 and raises ``ValueError`` for an unknown level or a view without legal actions. A game
-that offers bots has both names; the service seats bots only in such games.
+that offers bots has both names; the service seats bots only in such games. It may name
+the level that stands in for a player (a timed-out, absent or resigned one) as
+``STAND_IN_LEVEL``, one of ``BOT_LEVELS``; without it the strongest (the last) stands in
+(``games.bots.stand_in_level``).
 
 Optional: ``standing_result(state) -> dict``: the game's ``result`` for the table as it
 stands, as if it ended now (the service's result of a game a resignation ends, P26 and

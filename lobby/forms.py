@@ -157,6 +157,8 @@ class CreateOpenGameForm(forms.Form):
     rating_spread = forms.IntegerField(
         label=gettext_lazy("Points from my rating"), initial=200, required=False
     )
+        # No level chosen: the game's stand-in's; "" (a game without bots) the service refuses.
+        level = data.get("bot_level") or bots.stand_in_level(rules_for(data["game"])) or ""
     rating_min = forms.IntegerField(label=gettext_lazy("Lowest rating"), required=False)
     rating_max = forms.IntegerField(label=gettext_lazy("Highest rating"), required=False)
 
@@ -182,7 +184,7 @@ class CreateOpenGameForm(forms.Form):
         arguments: dict = {
             "game": data["game"],
             "seats": data["seats"],
-            "bots": [data.get("bot_level") or bots.STAND_IN_LEVEL] * data["bots"],
+            "bots": [level] * data["bots"],
             "turn_hours": data["turn_hours"],
             "blind": data["blind"],
             "rated": False if data["unrated"] else None,

@@ -81,7 +81,7 @@ def do_replace_with_bot(
     seat: int | None,
     *,
     reason: str,
-    level: str = bots.STAND_IN_LEVEL,
+    level: str | None = None,
     version: int | None = None,
 ) -> Game:
     """A moderator hands the seat ``seat`` (a suspended or absent player's) to a bot;
@@ -89,6 +89,7 @@ def do_replace_with_bot(
 
     The player keeps the seat, is emailed, and may take it back (once any suspension is
     over). ``version``: the game version the moderator saw (None: not checked). The
+    ``level`` None: the game's stand-in level (``bots.stand_in_level``).
     ``reason`` (required) goes to the audit log, written in this transaction. Raises
     ``ServiceError``: ``invalid`` (blank reason, no such seat, a bot already plays it, an
     unknown level), ``game_not_active``, ``stale_version``.
@@ -101,6 +102,7 @@ def do_replace_with_bot(
         if level not in bots.levels_of(game.rules):
             raise ServiceError("invalid", _("This game has no bot of that level."))
         if seat is None:
+        level = level or bots.stand_in_level(game.rules)
             seat = game.current_seat
         row = next((s for s in game.seats.all() if s.seat == seat), None)
         if row is None:

@@ -495,8 +495,7 @@ def do_host_stand_in(game_id, user: User, seat: int, version: int | None = None)
         refuse_unless_chair(game, player_row(game, user))
         refuse_unless_active(game)
         check_seen_version(game, version)
-        levels = bots.levels_of(game.rules)
-        if bots.STAND_IN_LEVEL not in levels:
+        if bots.stand_in_level(game.rules) is None:
             raise ServiceError("invalid", _("This game has no bots to stand in."))
         row = next((s for s in game.seats.all() if s.seat == seat), None)
         if row is None:

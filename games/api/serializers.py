@@ -137,7 +137,7 @@ class GameCreateSerializer(StrictSerializer):
     )
     stand_in_bots = StrictBooleanField(
         required=False,
-        help_text="Let a careful bot take the seat of a player who times out "
+        help_text="Let a bot (the game's stand-in level) take the seat of a player who times out "
         "STAND_IN_AFTER_TIMEOUTS turns in a row, or instead of abandoning the game (P25). "
         "Default: on for 3-4 players.",
     )

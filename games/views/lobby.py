@@ -151,7 +151,7 @@ class CreateGameForm(forms.Form):
     )
 
     stand_in_bots = forms.NullBooleanField(
-        label=gettext_lazy("A careful bot stands in for a player who keeps timing out"),
+        label=gettext_lazy("A bot stands in for a player who keeps timing out"),
         widget=forms.Select(
             choices=[
                 ("unknown", gettext_lazy("as recommended: with 3 or 4 players")),

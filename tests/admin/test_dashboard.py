@@ -1,4 +1,8 @@
-"""The dashboard on the admin index: counts of what needs a moderator, each linked to its list."""
+"""The dashboard on the admin index: counts of what needs a moderator, each linked to its list.
+
+Its games are the toy game's (the ``toy_games`` fixture for every test): what it counts is
+the platform's.
+"""
 
 from datetime import timedelta
 
@@ -12,9 +16,9 @@ from games import actions
 from games.models import Game, GameStatus
 from moderation.models import Report
 from notifications.models import OutboundEmail
-from tests.factories import make_user, start_game
+from tests.factories import TOY_KIND, make_user, start_toy_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_games")]
 
 Status = OutboundEmail.Status
 
@@ -30,13 +34,13 @@ def service_in_every_state(anna, bert, carla, dirk):
     Expected: 3 active games (1 overdue), 2 failed and 1 retrying email, 1 open report,
     1 player suspended now.
     """
-    running = start_game([anna, bert])
-    late = start_game([bert, carla])
+    running = start_toy_game([anna, bert])
+    late = start_toy_game([bert, carla])
     set_deadline(late, timedelta(minutes=16))  # the sweep should have moved it
-    just_late = start_game([carla, dirk])
+    just_late = start_toy_game([carla, dirk])
     set_deadline(just_late, timedelta(minutes=14))  # within the sweep's grace
-    actions.do_create_game(anna, [anna.email, "new@example.com"])  # invited, not active
-    ended = start_game([dirk, anna])
+    actions.do_create_game(anna, [anna.email, "new@example.com"], game=TOY_KIND)  # invited
+    ended = start_toy_game([dirk, anna])
     Game.objects.filter(id=ended.id).update(
         status=GameStatus.FINISHED, deadline=timezone.now() - timedelta(days=3)
     )
@@ -105,7 +109,7 @@ def test_the_index_query_count_does_not_grow_with_the_service(moderator_client, 
         moderator_client.get("/admin/")
     players = [make_user(f"p{n}@example.com") for n in range(6)]
     for n in range(3):
-        set_deadline(start_game(players[n : n + 2]), timedelta(hours=n))
+        set_deadline(start_toy_game(players[n : n + 2]), timedelta(hours=n))
     for status in (Status.FAILED, Status.PENDING):
         OutboundEmail.objects.create(
             to="x@example.com", subject="s", body_text="", body_html="", template="t",

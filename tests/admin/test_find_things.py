@@ -1,4 +1,8 @@
-"""Finding games and players in the admin: by email, status, a quiet player, automatic moves."""
+"""Finding games and players in the admin: by email, status, a quiet player, automatic moves.
+
+The admin's lists are the platform's: their games are the toy game's (the ``toy_games``
+fixture for every test); only the draw-order scan needs a game with a draw pile (Piratz).
+"""
 
 from datetime import timedelta
 
@@ -8,13 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import actions
-from games.kinds.piratz import rules as piratz
 from games.models import Game
 from moderation.models import Report
 from tests.api.secrets_scan import assert_no_secrets
-from tests.factories import make_user, start_game
+from tests.factories import TOY_KIND, make_user, start_toy_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_games")]
 
 GAMES = "/admin/games/game/"
 USERS = "/admin/accounts/user/"
@@ -42,11 +45,11 @@ def waiting_since(game: Game, days: float) -> None:
 
 
 def test_games_waiting_on_the_player_longer_than_n_days(moderator_client, anna, bert, carla):
-    two_days = start_game([anna, bert])
+    two_days = start_toy_game([anna, bert])
     waiting_since(two_days, 2)
-    five_days = start_game([bert, carla])
+    five_days = start_toy_game([bert, carla])
     waiting_since(five_days, 5)
-    fresh = start_game([carla, anna])
+    fresh = start_toy_game([carla, anna])
     waiting_since(fresh, 0.5)
 
     assert set(listed(moderator_client, GAMES, waiting_days=1)) == {two_days, five_days}
@@ -55,9 +58,8 @@ def test_games_waiting_on_the_player_longer_than_n_days(moderator_client, anna, 
     assert len(listed(moderator_client, GAMES)) == 3  # no filter
 
 
-def test_the_game_list_names_the_player_it_waits_on(moderator_client, game, bert, moderator):
-    force_automatic_moves(game, moderator, 1)  # Anna's turn ends: Bert's now
-    game.refresh_from_db()
+def test_the_game_list_names_the_player_it_waits_on(moderator_client, toy_game, bert, moderator):
+    game = force_automatic_moves(toy_game, moderator, 1)  # Anna's turn ends: Bert's now
     assert game.current_seat == 1
 
     [shown] = listed(moderator_client, GAMES)
@@ -68,9 +70,9 @@ def test_the_game_list_names_the_player_it_waits_on(moderator_client, game, bert
 
 def test_games_sort_by_their_number_of_automatic_moves(moderator_client, players, moderator):
     anna, bert, carla, dirk = players
-    none = start_game([anna, bert])
-    two = force_automatic_moves(start_game([bert, carla]), moderator, 2)
-    one = force_automatic_moves(start_game([carla, dirk]), moderator, 1)
+    none = start_toy_game([anna, bert])
+    two = force_automatic_moves(start_toy_game([bert, carla]), moderator, 2)
+    one = force_automatic_moves(start_toy_game([carla, dirk]), moderator, 1)
 
     games = listed(moderator_client, GAMES, o="-10")  # the automatic moves column, descending
     counts = [(game.id, game.automatic_move_count) for game in games]
@@ -79,16 +81,16 @@ def test_games_sort_by_their_number_of_automatic_moves(moderator_client, players
 
 
 def test_games_by_a_players_email_and_by_status(moderator_client, anna, bert, carla):
-    with_carla = start_game([bert, carla])
-    start_game([anna, bert])
-    invited = actions.do_create_game(anna, [anna.email, carla.email])
+    with_carla = start_toy_game([bert, carla])
+    start_toy_game([anna, bert])
+    invited = actions.do_create_game(anna, [anna.email, carla.email], game=TOY_KIND)
 
     assert set(listed(moderator_client, GAMES, q="carla@example.com")) == {with_carla, invited}
     assert listed(moderator_client, GAMES, q="carla@", status__exact="invited") == [invited]
 
 
 def test_a_search_by_email_does_not_multiply_the_counts(moderator_client, anna, bert, moderator):
-    game = force_automatic_moves(start_game([anna, bert]), moderator, 2)
+    game = force_automatic_moves(start_toy_game([anna, bert]), moderator, 2)
 
     [shown] = listed(moderator_client, GAMES, q="example.com")  # matches both seats
 
@@ -99,9 +101,9 @@ def test_players_list_their_games_automatic_moves_and_reports_against_them(
     moderator_client, players, moderator
 ):
     anna, bert, carla, dirk = players
-    game = start_game([anna, bert, carla])
+    game = start_toy_game([anna, bert, carla])
     force_automatic_moves(game, moderator, 2)  # Anna's turn, then Bert's
-    start_game([anna, dirk])
+    start_toy_game([anna, dirk])
     Report.objects.create(reporter=carla, game=game, reported_user=anna, category="abuse")
     Report.objects.create(reporter=bert, game=game, reported_user=anna, category="spam")
 
@@ -118,8 +120,8 @@ def test_players_list_their_games_automatic_moves_and_reports_against_them(
 def test_a_players_page_shows_their_games_and_reports_against_them(
     moderator_client, anna, bert, carla
 ):
-    game = start_game([anna, bert])
-    other = start_game([carla, anna])
+    game = start_toy_game([anna, bert])
+    other = start_toy_game([carla, anna])
     Report.objects.create(
         reporter=bert, game=game, reported_user=anna, category="abuse", text="Rude in chat."
     )
@@ -141,11 +143,11 @@ def test_the_lists_query_counts_do_not_grow_with_the_rows(moderator_client, mode
         return len(captured)
 
     players = [make_user(f"p{n}@example.com") for n in range(2)]
-    force_automatic_moves(start_game(players), moderator, 1)
+    force_automatic_moves(start_toy_game(players), moderator, 1)
     few = queries(GAMES), queries(USERS)
     more = [make_user(f"q{n}@example.com") for n in range(6)]
     for n in range(0, 6, 2):
-        force_automatic_moves(start_game(more[n : n + 2]), moderator, 1)
+        force_automatic_moves(start_toy_game(more[n : n + 2]), moderator, 1)
 
     assert (queries(GAMES), queries(USERS)) == few
 
@@ -156,8 +158,9 @@ def test_admin_pages_never_show_a_running_games_draw_order(
     force_automatic_moves(game, moderator, 1)
     Report.objects.create(reporter=bert, game=game, reported_user=anna, category="cheating")
     game.refresh_from_db()
-    state = piratz.load(game.state)
-    draw = piratz.dump(state)["draw"]
+    # A Piratz game (its engine through the catalogue): the toy game has no draw pile.
+    state = game.load_state()
+    draw = game.rules.dump(state)["draw"]
     assert len(draw) >= 4
 
     for url in [

@@ -14,7 +14,7 @@ from games.kinds.piratz.api import PIRATZ_ACTION_FIELDS, PiratzMoveSerializer
 from games.kinds.piratz.rules.bots import random_action as choose_action
 from games.models import Game, Move
 from notifications.models import OutboundEmail
-from tests.factories import client_for
+from tests.factories import TOY_KIND, client_for, toy_move
 
 pytestmark = pytest.mark.django_db
 
@@ -32,12 +32,12 @@ def post_raw(client, url, body: bytes):
 
 
 @pytest.fixture
-def endpoints(game, anna):
+def endpoints(toy_game, anna):
     """(client, url) of each endpoint that reads a JSON body, as a caller allowed to use it."""
     player = client_for(anna)  # one client: issuing a key replaces the user's previous one
     return [
         (player, "/api/games/"),
-        (player, f"/api/games/{game.id}/moves/"),
+        (player, f"/api/games/{toy_game.id}/moves/"),
         (client_for(None), "/api/auth/login-link/"),
     ]
 
@@ -45,10 +45,10 @@ def endpoints(game, anna):
 # --- Bodies the parser refuses ----------------------------------------------------------------
 
 
-def test_body_over_the_upload_limit_is_413_too_large(endpoints, game):
+def test_body_over_the_upload_limit_is_413_too_large(endpoints):
     limit = django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     padding = "x" * (limit + 1)
-    body = json.dumps({"version": 0, "action": "reveal", "padding": padding}).encode()
+    body = json.dumps({"version": 0, "action": "mark", "padding": padding}).encode()
     for client, url in endpoints:
         assert_error(post_raw(client, url, body), 413, "too_large")
     assert not Move.objects.exists()
@@ -87,10 +87,10 @@ def test_json_nested_32_levels_is_still_parsed():
         JSONParser().parse(io.BytesIO(b"[" + body + b"]"))
 
 
-def test_ordinary_nesting_still_parses(anna):
+def test_ordinary_nesting_still_parses(toy_games, anna):
     response = client_for(anna).post(
         "/api/games/",
-        {"game": "piratz", "players": [anna.email, "bert@example.com"]},
+        {"game": TOY_KIND, "players": [anna.email, "bert@example.com"]},
         format="json",
     )
     assert response.status_code == 201, response.content
@@ -139,16 +139,16 @@ def test_swagger_page_under_api_is_still_html(db):
 
 
 @pytest.mark.parametrize("page", ["", "null", "last", "0", "1.0", "-1", "+1", " 1", "²", "99"])
-def test_a_page_that_is_not_a_page_number_is_404(game, anna, page):
+def test_a_page_that_is_not_a_page_number_is_404(toy_game, anna, page):
     assert_error(client_for(anna).get(f"/api/games/?page={page}"), 404, "not_found")
 
 
-def test_page_one_and_no_page_are_the_first_page(game, anna):
+def test_page_one_and_no_page_are_the_first_page(toy_game, anna):
     client = client_for(anna)
     for url in ("/api/games/", "/api/games/?page=1"):
         response = client.get(url)
         assert response.status_code == 200
-        assert [g["id"] for g in response.json()["results"]] == [str(game.id)]
+        assert [g["id"] for g in response.json()["results"]] == [str(toy_game.id)]
 
 
 # --- Creating a game --------------------------------------------------------------------------
@@ -158,18 +158,18 @@ def create(client, **body):
     return client.post("/api/games/", body, format="json")
 
 
-def test_invitee_address_longer_than_254_characters_is_400(anna):
+def test_invitee_address_longer_than_254_characters_is_400(toy_games, anna):
     long_address = "a" * 300 + "@example.com"  # 312 characters
-    response = create(client_for(anna), game="piratz", players=[anna.email, long_address])
+    response = create(client_for(anna), game=TOY_KIND, players=[anna.email, long_address])
     assert_error(response, 400, "invalid")
     assert not Game.objects.exists()
     assert not OutboundEmail.objects.exists()
 
 
-def test_invitee_address_of_254_characters_is_accepted(anna):
+def test_invitee_address_of_254_characters_is_accepted(toy_games, anna):
     address = "a" * 64 + "@" + "b" * 63 + "." + "c" * 63 + "." + "d" * 57 + ".org"
     assert len(address) == 254
-    response = create(client_for(anna), game="piratz", players=[anna.email, address])
+    response = create(client_for(anna), game=TOY_KIND, players=[anna.email, address])
     assert response.status_code == 201, response.content
 
 
@@ -180,12 +180,12 @@ def test_game_is_required(anna):
     assert not Game.objects.exists()
 
 
-def test_players_are_required(anna):
-    assert_error(create(client_for(anna), game="piratz"), 400, "invalid")
+def test_players_are_required(toy_games, anna):
+    assert_error(create(client_for(anna), game=TOY_KIND), 400, "invalid")
 
 
-def test_turn_hours_and_blind_stay_optional(anna):
-    response = create(client_for(anna), game="piratz", players=[anna.email, "bert@example.com"])
+def test_turn_hours_and_blind_stay_optional(toy_games, anna):
+    response = create(client_for(anna), game=TOY_KIND, players=[anna.email, "bert@example.com"])
     assert response.status_code == 201, response.content
     assert response.json()["turn_hours"] == 72
     assert response.json()["blind"] is False
@@ -255,17 +255,17 @@ def test_every_legal_action_of_whole_games_passes_the_serializer():
 # --- Staff without a seat ---------------------------------------------------------------------
 
 
-def test_staff_without_a_seat_posting_a_move_is_403_not_a_player(game, moderator):
+def test_staff_without_a_seat_posting_a_move_is_403_not_a_player(toy_game, moderator):
     response = client_for(moderator).post(
-        f"/api/games/{game.id}/moves/", {"version": 0, "action": "reveal"}, format="json"
+        f"/api/games/{toy_game.id}/moves/", {"version": 0, **toy_move(toy_game)}, format="json"
     )
     assert_error(response, 403, "not_a_player")
     assert not Move.objects.exists()
 
 
-def test_outsider_posting_a_move_still_gets_404(game, outsider):
+def test_outsider_posting_a_move_still_gets_404(toy_game, outsider):
     response = client_for(outsider).post(
-        f"/api/games/{game.id}/moves/", {"version": 0, "action": "reveal"}, format="json"
+        f"/api/games/{toy_game.id}/moves/", {"version": 0, **toy_move(toy_game)}, format="json"
     )
     assert_error(response, 404, "not_found")
 
@@ -282,13 +282,13 @@ def test_staff_posting_to_a_missing_game_gets_404(moderator):
 # --- Authentication and the login-link endpoint -----------------------------------------------
 
 
-def test_bearer_key_works_like_token(game, anna):
+def test_bearer_key_works_like_token(toy_game, anna):
     from accounts.models import ApiToken
 
     key = ApiToken.issue(anna)
     client = client_for(None)
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
-    response = client.get(f"/api/games/{game.id}/")
+    response = client.get(f"/api/games/{toy_game.id}/")
     assert response.status_code == 200
     assert response.json()["you"] == 0
 

@@ -1,10 +1,13 @@
-"""GET /api/games/ filters: ``?status=``, ``?my_turn=``, and unknown parameters refused."""
+"""GET /api/games/ filters: ``?status=``, ``?my_turn=``, and unknown parameters refused
+(on the toy game: the ``toy_games`` fixture for every test)."""
 
 import pytest
 
 from games import actions
 from games.models import Game, Seat
-from tests.factories import client_for, start_game
+from tests.factories import TOY_KIND, client_for, start_toy_game
+
+pytestmark = pytest.mark.usefixtures("toy_games")
 
 
 def _ids(response) -> list[str]:
@@ -16,12 +19,12 @@ def _ids(response) -> list[str]:
 def annas_games(anna, bert, carla):
     """Anna's games: one where she is to move, one where Bert is, one invitation, one
     finished; and one she is not in."""
-    her_turn = start_game([anna, bert])
-    berts_turn = start_game([bert, anna])
-    invited = actions.do_create_game(bert, [bert.email, anna.email])
-    finished = start_game([carla, anna])
+    her_turn = start_toy_game([anna, bert])
+    berts_turn = start_toy_game([bert, anna])
+    invited = actions.do_create_game(bert, [bert.email, anna.email], game=TOY_KIND)
+    finished = start_toy_game([carla, anna])
     Game.objects.filter(id=finished.id).update(status="finished", current_seat=None)
-    not_hers = start_game([bert, carla])
+    not_hers = start_toy_game([bert, carla])
     return {
         "not_hers": not_hers,
         "her_turn": her_turn,
@@ -60,7 +63,7 @@ class TestMyTurnFilter:
 
     def test_a_seat_a_stand_in_bot_plays_is_not_her_turn(self, anna, annas_games):
         game = annas_games["her_turn"]
-        Seat.objects.filter(game=game, user=anna).update(bot="careful")
+        Seat.objects.filter(game=game, user=anna).update(bot="random")
         assert _ids(client_for(anna).get("/api/games/?my_turn=true")) == []
 
     def test_filters_combine_and_keep_paging(self, anna, annas_games):

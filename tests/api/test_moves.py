@@ -1,11 +1,15 @@
-"""Playing moves through the API: success, every refusal, replays and the move log."""
+"""Playing moves through the API: success, every refusal, replays and the move log.
+
+What the platform does with any move (access, versions, a repeated move, bodies that are
+no move) is played on the toy game; what a Piratz move does and logs, on Piratz.
+"""
 
 import pytest
 
 from games.kinds.piratz import rules as piratz
 from games.kinds.piratz.models import BuriedCard
 from games.models import Game, Move
-from tests.factories import client_for, start_game
+from tests.factories import client_for, start_toy_game, toy_move
 
 pytestmark = pytest.mark.django_db
 
@@ -105,76 +109,82 @@ def test_bad_moves_are_refused_and_change_nothing(game, anna, body, code):
     assert not Move.objects.exists()
 
 
-def test_body_must_be_an_object(game, anna):
-    response = client_for(anna).post(f"/api/games/{game.id}/moves/", [1, 2], format="json")
+# --- The platform's refusals, on the toy game ---------------------------------------------
+
+
+def mark(cell: int) -> dict:
+    return {"action": "mark", "cell": cell}
+
+
+def test_body_must_be_an_object(toy_game, anna):
+    response = client_for(anna).post(f"/api/games/{toy_game.id}/moves/", [1, 2], format="json")
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
 
 
-def test_malformed_json_is_invalid(game, anna):
+def test_malformed_json_is_invalid(toy_game, anna):
     response = client_for(anna).post(
-        f"/api/games/{game.id}/moves/", "{not json", content_type="application/json"
+        f"/api/games/{toy_game.id}/moves/", "{not json", content_type="application/json"
     )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
 
 
-def test_other_player_cannot_move(game, bert):
-    response = play(client_for(bert), game, 0, action="reveal")
+def test_other_player_cannot_move(toy_game, bert):
+    response = play(client_for(bert), toy_game, 0, **mark(1))
     assert response.status_code == 409
     assert response.json()["code"] == "not_your_turn"
     assert not Move.objects.exists()
 
 
-def test_stale_version_is_refused(game, anna):
-    client = client_for(anna)
-    play(client, game, 0, action="reveal")
-    response = play(client, game, 0, action="pass", treasure="coins", bury=None)
+def test_stale_version_is_refused(toy_game, anna, bert):
+    play(client_for(anna), toy_game, 0, **mark(1))
+    response = play(client_for(bert), toy_game, 0, **mark(2))
     assert response.status_code == 409
     assert response.json()["code"] == "stale_version"
     assert Move.objects.count() == 1
 
 
-def test_future_version_is_stale_too(game, anna):
-    response = play(client_for(anna), game, 5, action="reveal")
+def test_future_version_is_stale_too(toy_game, anna):
+    response = play(client_for(anna), toy_game, 5, **mark(1))
     assert response.status_code == 409
     assert response.json()["code"] == "stale_version"
 
 
-def test_a_repeated_move_is_applied_once(game, anna):
+def test_a_repeated_move_is_applied_once(toy_game, anna):
     client = client_for(anna)
-    first = play(client, game, 0, action="reveal")
-    again = play(client, game, 0, action="reveal")
+    first = play(client, toy_game, 0, **mark(1))
+    again = play(client, toy_game, 0, **mark(1))
     assert first.status_code == again.status_code == 200
     assert again.json()["version"] == 1
     assert Move.objects.count() == 1
 
 
-def test_outsider_and_anonymous_cannot_move(game, outsider):
-    assert play(client_for(outsider), game, 0, action="reveal").status_code == 404
-    assert play(client_for(None), game, 0, action="reveal").status_code == 401
+def test_outsider_and_anonymous_cannot_move(toy_game, outsider):
+    assert play(client_for(outsider), toy_game, 0, **mark(1)).status_code == 404
+    assert play(client_for(None), toy_game, 0, **mark(1)).status_code == 401
     assert not Move.objects.exists()
 
 
-def test_staff_cannot_move_for_a_player(game, moderator):
-    response = play(client_for(moderator), game, 0, action="reveal")
+def test_staff_cannot_move_for_a_player(toy_game, moderator):
+    response = play(client_for(moderator), toy_game, 0, **mark(1))
     assert response.status_code == 403
     assert response.json()["code"] == "not_a_player"
     assert not Move.objects.exists()
 
 
-def test_no_moves_in_a_game_that_is_not_active(anna, bert):
-    game = start_game([anna, bert])
+def test_no_moves_in_a_game_that_is_not_active(toy_games, anna, bert):
+    game = start_toy_game([anna, bert])
     Game.objects.filter(id=game.id).update(status="aborted")
-    response = play(client_for(anna), game, 0, action="reveal")
+    response = play(client_for(anna), game, 0, **mark(1))
     assert response.status_code == 409
     assert response.json()["code"] == "game_not_active"
 
 
-def test_log_is_for_players_and_staff_only(game, anna, outsider, moderator):
-    play(client_for(anna), game, 0, action="reveal")
-    assert client_for(outsider).get(f"/api/games/{game.id}/moves/").status_code == 404
-    assert len(client_for(moderator).get(f"/api/games/{game.id}/moves/").json()) == 1
+def test_log_is_for_players_and_staff_only(toy_game, anna, outsider, moderator):
+    play(client_for(anna), toy_game, 0, **toy_move(toy_game))
+    assert client_for(outsider).get(f"/api/games/{toy_game.id}/moves/").status_code == 404
+    assert len(client_for(moderator).get(f"/api/games/{toy_game.id}/moves/").json()) == 1
 
 
 def test_each_action_name_belongs_to_one_game_so_the_body_chooses_its_serializer():

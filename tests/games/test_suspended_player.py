@@ -130,8 +130,7 @@ def test_the_invitation_link_refuses_a_suspended_player_s_decline(
 def test_a_suspended_player_cannot_take_their_seat_back_from_a_bot(
     toy_game, anna, moderator, suspend
 ):
-    # "random": the toy's one bot level (the default stand-in, "careful", is not one).
-    actions.do_replace_with_bot(toy_game.id, moderator, 0, reason="Gone for weeks", level="random")
+    actions.do_replace_with_bot(toy_game.id, moderator, 0, reason="Gone for weeks")
     suspend(anna)
     with pytest.raises(ServiceError) as refused:
         actions.do_take_back_seat(toy_game.id, anna)

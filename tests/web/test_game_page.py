@@ -1,4 +1,8 @@
-"""The signed game link of the emails, and the read-only game page it opens."""
+"""The signed game link of the emails, and the read-only game page it opens.
+
+The link and the page's access are the platform's: they are shown on the toy game
+(``toy_table``); the Piratz table's own words on Piratz.
+"""
 
 from datetime import UTC, datetime
 
@@ -11,7 +15,7 @@ from games import actions
 from games.catalogue import kinds
 from games.kinds.piratz import rules as piratz
 from games.notify import links
-from tests.factories import start_game
+from tests.factories import start_game, start_toy_game
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +30,16 @@ def _site_url(settings):
 
 
 @pytest.fixture
-def entry(game, bert) -> str:
+def toy_table(toy_games, anna, bert, carla):
+    """A running tic-tac-toe of Anna (to move), Bert and carla."""
+    return start_toy_game([anna, bert, carla])
+
+
+@pytest.fixture
+def entry(toy_table, bert) -> str:
     """The path of Bert's signed link to the game."""
-    url = links.game_entry_url(game, bert)
-    assert url.startswith(f"http://127.0.0.1:8000/games/{game.id}/enter/")
+    url = links.game_entry_url(toy_table, bert)
+    assert url.startswith(f"http://127.0.0.1:8000/games/{toy_table.id}/enter/")
     return path_of(url)
 
 
@@ -43,7 +53,8 @@ def test_opening_the_link_changes_nothing(entry, bert):
     assert "Anna, carla" in page
 
 
-def test_the_button_signs_in_and_opens_the_game(entry, game, bert):
+def test_the_button_signs_in_and_opens_the_game(entry, toy_table, bert):
+    game = toy_table
     client = Client(enforce_csrf_checks=True)
     page = client.get(entry)
     token = page.cookies["csrftoken"].value
@@ -60,11 +71,12 @@ def test_the_post_needs_the_pages_csrf_token(entry):
     assert "_auth_user_id" not in client.session
 
 
-def test_a_tampered_link_is_refused(entry, game, bert, outsider):
+def test_a_tampered_link_is_refused(entry, toy_table, bert, outsider):
+    game = toy_table
     token = entry.split("/")[-2]
     tampered = entry.replace(token, token[:-2] + ("AA" if token[-2:] != "AA" else "BB"))
     # Bert plays there too, but his link names the first game only.
-    other_game = start_game([outsider, bert], seed=3)
+    other_game = start_toy_game([outsider, bert])
     wrong_game = entry.replace(str(game.id), str(other_game.id))
     for path in (tampered, wrong_game):
         client = Client()
@@ -73,7 +85,8 @@ def test_a_tampered_link_is_refused(entry, game, bert, outsider):
         assert "_auth_user_id" not in client.session
 
 
-def test_the_link_stops_working_when_the_game_has_ended(entry, game, bert, moderator):
+def test_the_link_stops_working_when_the_game_has_ended(entry, toy_table, bert, moderator):
+    game = toy_table
     actions.do_abort_game(game.id, moderator, reason="test")
     client = Client()
     response = client.post(entry)
@@ -130,16 +143,16 @@ def test_blind_game_page_shows_counts_only(anna, bert):
     assert "Blind mode: only the counts show until the end." in page
 
 
-def test_staff_see_the_game_as_spectators(game, moderator):
+def test_staff_see_the_game_as_spectators(toy_table, moderator):
     client = Client()
     client.force_login(moderator)
-    response = client.get(reverse("games:game", args=[game.id]))
+    response = client.get(reverse("games:game", args=[toy_table.id]))
     assert response.status_code == 200
     assert "(you)" not in response.content.decode()
 
 
-def test_outsiders_get_404_and_anonymous_visitors_the_login_page(game, outsider):
-    url = reverse("games:game", args=[game.id])
+def test_outsiders_get_404_and_anonymous_visitors_the_login_page(toy_table, outsider):
+    url = reverse("games:game", args=[toy_table.id])
     client = Client()
     client.force_login(outsider)
     assert client.get(url).status_code == 404
@@ -149,16 +162,17 @@ def test_outsiders_get_404_and_anonymous_visitors_the_login_page(game, outsider)
     assert f"next={url}" in response["Location"]
 
 
-def test_the_page_changes_nothing(game, anna):
+def test_the_page_changes_nothing(toy_table, anna):
     client = Client()
     client.force_login(anna)
-    url = reverse("games:game", args=[game.id])
+    url = reverse("games:game", args=[toy_table.id])
     assert client.post(url).status_code == 405
-    game.refresh_from_db()
-    assert game.version == 0
+    toy_table.refresh_from_db()
+    assert toy_table.version == 0
 
 
 def test_the_deadline_is_shown_in_the_readers_time_zone(anna, bert, time_machine):
+    # Piratz's table says when the turn ends (the generic table of the toy game does not).
     NotificationSettings.objects.create(user=bert, time_zone="Europe/Berlin")
     time_machine.move_to(datetime(2030, 11, 19, 9, 0, tzinfo=UTC), tick=False)
     game = start_game([anna, bert])

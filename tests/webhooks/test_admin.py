@@ -3,6 +3,7 @@
 import pytest
 from django.utils import timezone
 
+from tests.factories import toy_move
 from webhooks.models import Webhook
 
 from .conftest import add_webhook, play
@@ -11,10 +12,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_moderators_see_the_reason_but_not_the_channel_token(
-    game, anna, receiver, moderator_client
+    toy_game, anna, receiver, moderator_client
 ):
-    webhook, _secret = add_webhook(game, anna, "discord", receiver.url("/api/webhooks/1/TOKEN42"))
-    play(game, {"action": "reveal"})
+    url = receiver.url("/api/webhooks/1/TOKEN42")
+    webhook, _secret = add_webhook(toy_game, anna, "discord", url)
+    play(toy_game, toy_move(toy_game))
     Webhook.objects.filter(id=webhook.id).update(
         disabled_at=timezone.now(), disabled_reason="Disabled after 3 failed deliveries: HTTP 404"
     )

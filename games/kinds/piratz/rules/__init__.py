@@ -6,6 +6,7 @@ abandonment, is the service's job).
 """
 
 from .bots import LEVELS as BOT_LEVELS
+from .bots import STAND_IN_LEVEL
 from .bots import choose_action as choose_bot_action
 from .deck import TREASURES, DeckError
 from .effects import move_effects, public_revealed
@@ -44,6 +45,7 @@ __all__ = [
     "OPTIONS",
     "PLAYER_COUNTS",
     "ROUNDS_TO_ABANDON",
+    "STAND_IN_LEVEL",
     "TREASURES",
     "DeckError",
     "IllegalAction",

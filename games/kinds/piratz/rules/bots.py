@@ -32,6 +32,9 @@ from .engine import apply
 from .state import ALARM, TURN, State
 
 LEVELS = ("random", "careful", "strong")
+# The level that stands in for a player (``games.bots.stand_in_level``): it plays
+# sensibly at a fraction of ``strong``'s cost per decision.
+STAND_IN_LEVEL = "careful"
 
 # random: the chance to reveal (or end the turn, to reveal again) whenever that is legal.
 # Uniform play passes almost at once and games drag on for dozens of rounds.
@@ -591,4 +594,4 @@ def _playout(state, seat, action, tallies):
     return _lead_of(_scores(tallies, cubes), seat)
 
 
-__all__ = ["LEVELS", "choose_action", "random_action"]
+__all__ = ["LEVELS", "STAND_IN_LEVEL", "choose_action", "random_action"]

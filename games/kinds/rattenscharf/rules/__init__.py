@@ -6,6 +6,7 @@ value moved on by ``apply``. See docs/rules/rattenscharf.md for rules R1-R36
 """
 
 from .bots import LEVELS as BOT_LEVELS
+from .bots import STAND_IN_LEVEL
 from .bots import choose_action as choose_bot_action
 from .effects import move_effects, public_revealed
 from .engine import (
@@ -41,6 +42,7 @@ __all__ = [
     "OPTIONS",
     "PLAYER_COUNTS",
     "ROUNDS_TO_ABANDON",
+    "STAND_IN_LEVEL",
     "STRIPS",
     "IllegalAction",
     "State",

@@ -43,6 +43,9 @@ from .state import board_of
 from .strips import RAT_SEAT, SPICE_SEAT, STRIP_IDS, STRIPS
 
 LEVELS = ("random", "careful", "strong")
+# The level that stands in for a player (``games.bots.stand_in_level``): it plays
+# sensibly at a fraction of ``strong``'s cost per decision.
+STAND_IN_LEVEL = "careful"
 
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _TOTAL_STRIPS = len(STRIP_IDS)
@@ -331,4 +334,4 @@ def _weight(table, count):
     return table[min(count, len(table) - 1)]
 
 
-__all__ = ["LEVELS", "choose_action"]
+__all__ = ["LEVELS", "STAND_IN_LEVEL", "choose_action"]
