@@ -29,6 +29,9 @@ class EmailKind(enum.StrEnum):
     # Others' table talk, at most one email per game an hour; only for those who chose it
     # (``NotificationSettings.talk_emails``).
     TABLE_TALK = "table_talk"
+    # News of the games and players a person follows (``people.emails``): in every mode,
+    # and off with its own switch (its one-click link, or Settings).
+    FOLLOWED = "followed"
 
 
 # Answers to something the person did or must do; they can never be switched off.

@@ -39,6 +39,7 @@ EMAIL_KIND_LABELS = {
     schedule.EmailKind.GAME_OVER: gettext_lazy("A game is over"),
     schedule.EmailKind.GAME_ENDED: gettext_lazy("A game was ended early"),
     schedule.EmailKind.DIGEST: gettext_lazy("The daily digest"),
+    schedule.EmailKind.FOLLOWED: gettext_lazy("News of the games and players you follow"),
 }
 # Where each game news kind may go (``NotificationSettings.channels``).
 CHANNEL_LABELS = {

@@ -58,6 +58,7 @@ UNSUBSCRIBE_WORDS = {
     schedule.EmailKind.GAME_ENDED: pgettext_lazy("Stop … emails", "game ended"),
     schedule.EmailKind.DIGEST: pgettext_lazy("Stop … emails", "digest"),
     schedule.EmailKind.TABLE_TALK: pgettext_lazy("Stop … emails", "table talk"),
+    schedule.EmailKind.FOLLOWED: pgettext_lazy("Stop … emails", "followed games and players"),
 }
 
 # Tampered links are a bad request; expired and used ones are gone for good.

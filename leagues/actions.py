@@ -10,7 +10,6 @@ transaction, so no request and no transaction waits on a whole schedule's start.
 """
 
 import logging
-import secrets
 from collections import Counter
 from datetime import datetime, timedelta
 
@@ -23,10 +22,12 @@ from django.utils.translation import gettext as _
 from accounts.languages import language_of
 from accounts.models import User
 from core.errors import ServiceError
+from core.rows import locked_row, new_invitation_token, row_for_token
 from core.tasks import task_named
 from core.text import clean_typed_text
 from games import actions as game_actions
 from games import invitation_limits
+from games.actions.invitations import people_named
 from games.catalogue import kinds, rules_for
 from games.models import Game, GameStatus
 from leagues import pairings
@@ -51,34 +52,12 @@ START_BATCH = 10
 
 
 def _resolve_players(entries, organiser: User) -> list[User]:
-    """Each entry (an address, or the name the site shows a person by) as a person; new
-    addresses get an account. Refuses (``invalid``) anything else, and a person named
-    twice."""
-    if not isinstance(entries, list | tuple) or not all(isinstance(e, str) for e in entries):
-        raise ServiceError("invalid", _("players must be a list of addresses or names."))
-    people: list[User] = []
-    for raw in entries:
-        entry = raw.strip()
-        if "@" in entry:
-            [email] = game_actions.clean_emails([raw])
-            people.append(User.objects.get_or_create_for_email(email))
-            continue
-        # The one person the site shows by this name, chosen or derived from their
-        # address, in any case or look-alike form (User.objects.named).
-        named = User.objects.named(entry)
-        if named is None:
-            raise ServiceError(
-                "invalid",
-                _(
-                    "Nobody is shown as %(name)r on this site; give a name as the site "
-                    "shows it, or an email address."
-                )
-                % {"name": raw},
-            )
-        people.append(named)
-    if len({person.pk for person in people}) != len(people):
-        raise ServiceError("invalid", _("Each player may be in the league only once."))
-    return people
+    """The players as people (``people_named``); ``invalid`` for anything else."""
+    return people_named(
+        entries,
+        not_a_list=_("players must be a list of addresses or names."),
+        twice=_("Each player may be in the league only once."),
+    )
 
 
 def _check_shape(game: str, blind: bool, turn_hours, format: str, group_size, max_running):
@@ -210,8 +189,7 @@ def do_create_league(
 
 def _invite(league: League, member: LeagueMember) -> None:
     """A fresh invitation token for ``member`` (only its hash is kept) and its email."""
-    token = secrets.token_urlsafe(24)
-    member.token_hash = LeagueMember.hash_token(token)
+    token, member.token_hash = new_invitation_token()
     member.save(update_fields=["token_hash"])
     language = language_of(member.user, fallback=language_of(league.organiser))
     queue_email(
@@ -264,23 +242,11 @@ def count_unanswered_invitations(sender, *, emails: list[str], **kwargs) -> Coun
 
 def member_for_token(token: str) -> LeagueMember:
     """The member an invitation token names (``not_found`` if none)."""
-    member = (
-        LeagueMember.objects.select_related("league", "user")
-        .filter(token_hash=LeagueMember.hash_token(token))
-        .first()
-        if token
-        else None
-    )
-    if member is None:
-        raise ServiceError("not_found", _("This invitation link is not valid."))
-    return member
+    return row_for_token(LeagueMember.objects.select_related("league", "user"), token)
 
 
 def _lock(league_id) -> League:
-    league = League.objects.select_for_update().filter(id=league_id).first()
-    if league is None:
-        raise ServiceError("not_found", _("No such league, or you are not in it."))
-    return league
+    return locked_row(League.objects.all(), league_id, _("No such league, or you are not in it."))
 
 
 def do_answer_invitation(member_id: int, accept: bool) -> League:

@@ -1,11 +1,12 @@
 """Leagues: an organiser's season of games, its members and its scheduled games."""
 
-import hashlib
 import uuid
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import pgettext_lazy
+
+from core import rows
 
 
 class LeagueFormat(models.TextChoices):
@@ -80,7 +81,7 @@ class LeagueMember(models.Model):
 
     @staticmethod
     def hash_token(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
+        return rows.hash_token(token)
 
 
 class LeagueGameStatus(models.TextChoices):

@@ -1,4 +1,5 @@
-"""Open games: create one, take a seat, withdraw it, close the ones whose time ran out.
+"""Open games: create one, take a seat, leave it, withdraw it, close the ones whose time ran
+out.
 
 The only writer of ``OpenGame``. Each function is one transaction that locks the game row
 first (``games.actions.common.lock_game``), so a join, a withdrawal and the expiry sweep
@@ -22,7 +23,7 @@ from core.errors import ServiceError
 from games.actions import open_seats
 from games.actions.common import lock_game, refuse_if_suspended
 from games.models import Game, GameStatus, Seat
-from lobby.models import Closed, OpenGame
+from lobby.models import Closed, LeftSeat, OpenGame
 from notifications.outbox import queue_email, sent_together
 from people.blocks import blocked_ids
 from ratings.models import DISPLAY_CENTRE, Rating
@@ -217,7 +218,8 @@ def do_join_open_game(
         joined = Seat.objects.filter(
             user=person, accepted_at__gt=hour_ago, game__open_game__isnull=False
         ).exclude(game__host=person)
-        if joined.count() >= settings.LOBBY_JOINS_PER_HOUR:
+        left = LeftSeat.objects.filter(user=person, joined_at__gt=hour_ago)
+        if joined.count() + left.count() >= settings.LOBBY_JOINS_PER_HOUR:
             raise ServiceError(
                 "throttled",
                 _("You can take at most %(count)d open seats an hour; try again later.")
@@ -269,6 +271,36 @@ def _refuse_unless_welcome(open_game: OpenGame, person: User, reader_language: s
             _("This game is for players rated %(low)d to %(high)d at it; yours is %(rating)d.")
             % {"low": low, "high": high, "rating": rating},
         )
+
+
+def do_leave_open_game(game_id, user: User) -> OpenGame:
+    """``user``, who took a seat at the open game ``game_id``, gives it up before the game
+    starts: the seat is open again (``games.actions.open_seats.do_leave_open_seat``) and the
+    game stays in the lobby. The join still counts against ``LOBBY_JOINS_PER_HOUR``
+    (``LeftSeat``). Nobody is emailed, as nobody is when someone joins.
+
+    Refuses, changing nothing: ``not_found`` (no such open game, or ``user`` holds no seat
+    in it), ``not_host`` (the host withdraws their game instead), ``game_not_active`` (it
+    has started or closed already; a second leave finds no seat: ``not_found``).
+    """
+    with transaction.atomic():
+        open_game = _locked_open_game(game_id)
+        game = open_game.game
+        if not Seat.objects.filter(game=game, user_id=user.pk).exists():
+            raise not_open()
+        if game.host_id == user.pk:
+            raise ServiceError(
+                "not_host", _("The host cannot leave their own game; withdraw it instead.")
+            )
+        if not open_game.is_open or game.status != GameStatus.INVITED:
+            raise ServiceError("game_not_active", _("This game is no longer open."))
+        game, joined_at = open_seats.do_leave_open_seat(game.pk, user)
+        LeftSeat.objects.create(
+            game=game, user_id=user.pk, joined_at=joined_at, left_at=timezone.now()
+        )
+        open_game.game = game
+    logger.info("user %s left open game %s", user.pk, game.id)
+    return open_game
 
 
 def do_withdraw_open_game(game_id, user: User) -> OpenGame:

@@ -1,5 +1,5 @@
-"""``/api/lobby/``: the open games, putting one in the lobby, one open game, taking a seat
-and withdrawing one's own (docs/api.md "Lobby", docs/lobby.md)."""
+"""``/api/lobby/``: the open games, putting one in the lobby, one open game, taking a seat,
+leaving it before the start and withdrawing one's own (docs/api.md "Lobby", docs/lobby.md)."""
 
 from typing import cast
 
@@ -318,6 +318,33 @@ class JoinView(APIView):
                 reader_language=translation.get_language(),
                 client_seed=data.get("client_seed"),
             )
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(_single_json(open_game, user))
+
+
+@extend_schema(
+    summary="Leave an open game you joined, before it starts: your seat is open again",
+    request=None,
+    responses={
+        200: OpenGameSerializer,
+        403: OpenApiResponse(
+            ErrorSerializer, description="`not_host`: it is your game (withdraw it instead)."
+        ),
+        404: OpenApiResponse(
+            ErrorSerializer,
+            description="`not_found`: no such open game, or you hold no seat at it.",
+        ),
+        409: OpenApiResponse(
+            ErrorSerializer, description="`game_not_active`: it has started or closed."
+        ),
+    },
+)
+class LeaveView(APIView):
+    def post(self, request, game_id):
+        user = cast(User, request.user)
+        try:
+            open_game = actions.do_leave_open_game(game_id, user)
         except ServiceError as error:
             raise refused(error) from None
         return Response(_single_json(open_game, user))

@@ -8,9 +8,10 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games import bots, clocks
+from games import bots
 from games.actions.common import MAX_TURN_HOURS, MIN_TURN_HOURS
 from games.catalogue import kinds, rules_for
+from games.forms import ClockFields
 from games.seat_names import LEVEL_WORDS
 from lobby.queries import LobbyFilters
 
@@ -78,7 +79,7 @@ class LobbyFilterForm(forms.Form):
         )
 
 
-class CreateOpenGameForm(forms.Form):
+class CreateOpenGameForm(ClockFields):
     """A new open game: the game and its options as the create form has them, the seats
     (bots among them), and who may take the open ones."""
 
@@ -107,29 +108,6 @@ class CreateOpenGameForm(forms.Form):
         min_value=MIN_TURN_HOURS,
         max_value=MAX_TURN_HOURS,
     )
-    clock = forms.ChoiceField(
-        label=gettext_lazy("Clock"),
-        choices=[
-            ("per_turn", gettext_lazy("the hours per turn above")),
-            ("bank", gettext_lazy("a time bank for each player")),
-            ("daily", gettext_lazy("a daily deadline at a fixed hour")),
-        ],
-        initial="per_turn",
-        required=False,
-    )
-    bank_hours = forms.IntegerField(
-        label=gettext_lazy("Time bank: hours each player starts with"),
-        initial=clocks.DEFAULT_BANK["bank_hours"],
-        required=False,
-    )
-    daily_hour = forms.IntegerField(
-        label=gettext_lazy(
-            "Daily deadline: the hour (0-23, your time zone) every turn ends, "
-            "at least 12 hours after it starts"
-        ),
-        initial=20,
-        required=False,
-    )
     blind = forms.BooleanField(
         label=gettext_lazy("Blind mode: nobody sees collected cards before the end"),
         required=False,
@@ -157,8 +135,6 @@ class CreateOpenGameForm(forms.Form):
     rating_spread = forms.IntegerField(
         label=gettext_lazy("Points from my rating"), initial=200, required=False
     )
-        # No level chosen: the game's stand-in's; "" (a game without bots) the service refuses.
-        level = data.get("bot_level") or bots.stand_in_level(rules_for(data["game"])) or ""
     rating_min = forms.IntegerField(label=gettext_lazy("Lowest rating"), required=False)
     rating_max = forms.IntegerField(label=gettext_lazy("Highest rating"), required=False)
 
@@ -181,6 +157,8 @@ class CreateOpenGameForm(forms.Form):
     def action_arguments(self) -> dict:
         """The valid form as ``lobby.actions.do_create_open_game``'s keyword arguments."""
         data = self.cleaned_data
+        # No level chosen: the game's stand-in's; "" (a game without bots) the service refuses.
+        level = data.get("bot_level") or bots.stand_in_level(rules_for(data["game"])) or ""
         arguments: dict = {
             "game": data["game"],
             "seats": data["seats"],
@@ -191,7 +169,7 @@ class CreateOpenGameForm(forms.Form):
             "public": data["public"],
             "language": data.get("language") or None,
         }
-        clock = clocks.clock_from_form(data)  # the create form's reading of the same fields
+        clock = self.clock_request()
         if clock is not None:
             arguments["clock"] = clock
         if data["rating_rule"] == "spread":

@@ -4,6 +4,7 @@ Written only by ``lobby.actions``; the game itself (its seats, its start) only b
 ``games.actions.open_seats``.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import pgettext_lazy
@@ -69,3 +70,25 @@ class OpenGame(models.Model):
     @property
     def is_open(self) -> bool:
         return self.closed == Closed.OPEN
+
+
+class LeftSeat(models.Model):
+    """A seat a person took at an open game and gave up before it started: the seat itself
+    is gone (open again), so this row keeps the join counted against
+    ``LOBBY_JOINS_PER_HOUR`` (joining and leaving over and over is no way around it)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="left_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="left_open_seats"
+    )
+    joined_at = models.DateTimeField()
+    left_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            # The joins-per-hour count reads a person's recent joins.
+            models.Index(fields=["user", "joined_at"], name="left_seat_user_joined"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat left by user {self.user_id} at game {self.game_id}"

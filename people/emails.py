@@ -7,7 +7,9 @@ game: a followed game's row is marked told (``FollowedGame.told_at``), a start w
 ``StartNotice`` row, and the game's lock keeps two senders of one game in turn.
 
 A follower's settings decide as for their own games: the ``game_over`` kind for an ended
-game and ``game_started`` for a start, switched off, or by push (``games.news_channels``).
+game and ``game_started`` for a start, switched off, or by push (``games.news_channels``);
+and their own switch, the ``followed`` kind (Settings, or the one-click ``List-Unsubscribe``
+link every such email carries, which switches off only followers' news).
 Nobody is told about a game they sit at (their own emails say it), nor about a person
 either of the two has blocked. Public facts only: names, the result, the game's page.
 """
@@ -23,6 +25,7 @@ from accounts.schedule import Channel, EmailKind
 from accounts.unsubscribe import settings_url
 from games.models import Game, GameStatus
 from games.news_channels import queue_elsewhere
+from games.notify.common import unsubscribe_headers
 from games.notify.recipient import recipient_for
 from games.queries import seats_in_order
 from notifications.outbox import queue_email
@@ -58,10 +61,13 @@ def _blocked_pairs(user_ids: set[int], others: set[int]) -> set[tuple[int, int]]
 
 def _queue(user: User, kind: EmailKind, game: Game, template: str, context: dict) -> bool:
     """Queue ``template`` for ``user`` as news of ``kind`` would go to them: not at all
-    when they switched ``kind`` off, by push where their channel says so (and push found a
-    device), after their quiet hours (a follower's news wakes nobody). True if queued."""
+    when they switched ``kind`` or followers' news (``followed``) off, by push where their
+    channel says so (and push found a device), after their quiet hours (a follower's news
+    wakes nobody); the email's one-click unsubscribe switches off followers' news. True if
+    queued."""
     recipient = recipient_for(user, kind)
-    if not recipient.wants:
+    followed = recipient_for(user, EmailKind.FOLLOWED)
+    if not (recipient.wants and followed.wants):
         return False
     send_after = recipient.quiet_until(timezone.now())
     if recipient.channel != Channel.EMAIL:
@@ -77,9 +83,11 @@ def _queue(user: User, kind: EmailKind, game: Game, template: str, context: dict
             "link": _game_link(game),
             "people_link": _people_link(),
             "settings_link": settings_url(),
+            "unsubscribe_link": followed.unsubscribe_link,
         },
         topic=f"game:{game.id}",
         send_after=send_after,
+        headers=unsubscribe_headers(followed.unsubscribe_link),
         language=language_of(user),
     )
     return True

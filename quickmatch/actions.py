@@ -16,9 +16,11 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.languages import language_of
 from accounts.models import User
 from core.errors import ServiceError
 from core.tasks import task_named
@@ -26,7 +28,7 @@ from games import actions as game_actions
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for
 from games.models import Game
-from notifications.outbox import sent_together
+from notifications.outbox import queue_email, sent_together
 from people.blocks import any_blocked, blocked_ids
 from quickmatch import pairing
 from quickmatch.models import Seek, SeekStatus
@@ -41,6 +43,8 @@ DEFAULT_RATING_RANGE = 200
 # One run of the worker reads at most this many waiting seeks, the longest-waiting first;
 # a longer queue is paired on by the next run (a minute later, or the next new seek's).
 PAIRING_BATCH = 500
+# The email a player gets when their seek expires (templates/emails/seek_expired/).
+SEEK_EXPIRED_TEMPLATE = "seek_expired"
 
 
 def rating_of(user: User, kind: str) -> int:
@@ -182,13 +186,50 @@ def do_withdraw_seek(user: User, seek_id) -> Seek:
 
 
 def expire_due_seeks(now: datetime | None = None) -> int:
-    """Mark every waiting seek past ``expires_at`` expired; returns how many.
+    """Mark every waiting seek past ``expires_at`` expired and email its player once
+    (``seek_expired``); returns how many expired.
 
-    One guarded UPDATE (``status = waiting``): a seek a worker is matching meanwhile is
-    waited for and then no longer waiting, so it is never both matched and expired."""
+    Each seek is claimed with a guarded UPDATE (``status = waiting``) in its own
+    transaction with its email: a seek a worker is matching meanwhile is waited for and
+    then no longer waiting, so it is never both matched and expired, and of two sweeps
+    only the one whose UPDATE changed the row emails (a second run acts on nothing)."""
     now = now or timezone.now()
-    return Seek.objects.filter(status=SeekStatus.WAITING, expires_at__lte=now).update(
-        status=SeekStatus.EXPIRED, ended_at=now
+    due = Seek.objects.filter(status=SeekStatus.WAITING, expires_at__lte=now).values_list(
+        "id", flat=True
+    )
+    return sum(expire_seek(seek_id, now) for seek_id in list(due))
+
+
+def expire_seek(seek_id, now: datetime) -> bool:
+    """Claim the seek ``seek_id`` as expired if it still waits past its time, and email its
+    player, in one transaction; False when another run (or a match, a withdrawal) got it
+    first: two sweeps that both read it as due email once."""
+    with transaction.atomic():
+        claimed = Seek.objects.filter(
+            id=seek_id, status=SeekStatus.WAITING, expires_at__lte=now
+        ).update(status=SeekStatus.EXPIRED, ended_at=now)
+        if claimed != 1:
+            return False
+        _tell_expired(Seek.objects.select_related("user").get(id=seek_id))
+    return True
+
+
+def _tell_expired(seek: Seek) -> None:
+    """Email ``seek``'s player that it found no game in time, with a link back to quick
+    match; through the outbox in the caller's transaction. Nobody for an erased account."""
+    if seek.user.erased_at is not None:
+        return
+    queue_email(
+        seek.user.email,
+        SEEK_EXPIRED_TEMPLATE,
+        {
+            "game_name": rules_for(seek.kind).NAME,
+            "players": seek.players,
+            "hours": settings.SEEK_HOURS,
+            "quickmatch_link": settings.SITE_URL + reverse("quickmatch:page"),
+        },
+        topic=f"seek:{seek.id}",
+        language=language_of(seek.user),
     )
 
 

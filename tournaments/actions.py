@@ -15,7 +15,6 @@ So a sweep or task that runs twice, or two at once, acts once.
 """
 
 import logging
-import secrets
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
@@ -31,10 +30,12 @@ from accounts.languages import language_of
 from accounts.models import User
 from accounts.preferences import settings_for
 from core.errors import ServiceError
+from core.rows import locked_row, new_invitation_token, row_for_token
 from core.tasks import task_named
 from core.text import clean_typed_text
 from games import actions as game_actions
 from games import invitation_limits
+from games.actions.invitations import people_named
 from games.catalogue import kinds, rules_for
 from games.clocks import clean_clock
 from games.models import Game, GameStatus
@@ -135,31 +136,12 @@ def _check_shape(
 
 
 def _resolve_people(entries) -> list[User]:
-    """Each entry (an address, or the name the site shows a person by) as a person; new
-    addresses get an account. Refuses (``invalid``) anything else, and a person twice."""
-    if not isinstance(entries, list | tuple) or not all(isinstance(e, str) for e in entries):
-        raise ServiceError("invalid", _("invitees must be a list of addresses or names."))
-    people: list[User] = []
-    for raw in entries:
-        entry = raw.strip()
-        if "@" in entry:
-            [email] = game_actions.clean_emails([raw])
-            people.append(User.objects.get_or_create_for_email(email))
-            continue
-        named = User.objects.named(entry)
-        if named is None:
-            raise ServiceError(
-                "invalid",
-                _(
-                    "Nobody is shown as %(name)r on this site; give a name as the site "
-                    "shows it, or an email address."
-                )
-                % {"name": raw},
-            )
-        people.append(named)
-    if len({person.pk for person in people}) != len(people):
-        raise ServiceError("invalid", _("Each person may be invited only once."))
-    return people
+    """The invitees as people (``people_named``); ``invalid`` for anything else."""
+    return people_named(
+        entries,
+        not_a_list=_("invitees must be a list of addresses or names."),
+        twice=_("Each person may be invited only once."),
+    )
 
 
 def _refuse_unreachable(organiser: User, people: Iterable[User], now: datetime) -> None:
@@ -276,8 +258,7 @@ def do_create_tournament(
 
 def _invite(tournament: Tournament, entrant: Entrant) -> None:
     """A fresh invitation token for ``entrant`` (only its hash is kept) and its email."""
-    token = secrets.token_urlsafe(24)
-    entrant.token_hash = Entrant.hash_token(token)
+    token, entrant.token_hash = new_invitation_token()
     entrant.save(update_fields=["token_hash"])
     language = language_of(entrant.user, fallback=language_of(tournament.organiser))
     with translation.override(language):
@@ -331,26 +312,14 @@ def count_unanswered_invitations(sender, *, emails: list[str], **kwargs) -> Coun
 
 def entrant_for_token(token: str) -> Entrant:
     """The invited entrant an invitation token names (``not_found`` if none)."""
-    entrant = (
-        Entrant.objects.select_related("tournament", "user")
-        .filter(token_hash=Entrant.hash_token(token))
-        .first()
-        if token
-        else None
-    )
-    if entrant is None:
-        raise ServiceError("not_found", _("This invitation link is not valid."))
-    return entrant
+    return row_for_token(Entrant.objects.select_related("tournament", "user"), token)
 
 
 # --- Signing up and withdrawing --------------------------------------------------------------
 
 
 def _lock(tournament_id) -> Tournament:
-    found = Tournament.objects.select_for_update().filter(id=tournament_id).first()
-    if found is None:
-        raise ServiceError("not_found", _("No such tournament."))
-    return found
+    return locked_row(Tournament.objects.all(), tournament_id, _("No such tournament."))
 
 
 def _refuse_unless_signing_up(tournament: Tournament, now: datetime) -> None:

@@ -3,12 +3,13 @@
 Written only by ``tournaments.actions`` (docs/tournaments.md).
 """
 
-import hashlib
 import uuid
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import pgettext_lazy
+
+from core import rows
 
 
 class TournamentFormat(models.TextChoices):
@@ -113,7 +114,7 @@ class Entrant(models.Model):
 
     @staticmethod
     def hash_token(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
+        return rows.hash_token(token)
 
 
 class Round(models.Model):

@@ -17,6 +17,7 @@ from accounts.preferences import settings_for
 from core.errors import ServiceError
 from games.catalogue import rules_for
 from games.describe import format_moment
+from games.forms import ClockFields
 from tournaments import actions, queries
 from tournaments.models import SignUp, TournamentFormat, TournamentStatus
 from tournaments.standings import standings
@@ -25,7 +26,7 @@ from tournaments.standings import standings
 FINISHED_LISTED = 20
 
 
-class CreateTournamentForm(forms.Form):
+class CreateTournamentForm(ClockFields):
     name = forms.CharField(label=gettext_lazy("Name of the tournament"), max_length=80)
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=())
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=TournamentFormat.choices)
@@ -121,6 +122,7 @@ def create_tournament(request: AuthenticatedHttpRequest) -> HttpResponse:
                 starts_at=data["starts_at"],
                 round_days=data["round_days"],
                 turn_hours=data["turn_hours"],
+                clock=form.clock_request(),
                 max_entrants=data["max_entrants"],
                 rated=data["rated"],
                 blind=data["blind"],

@@ -451,6 +451,38 @@ def do_decline_invitation(game_id, user: User) -> Game:
 # --- What another door that seats players shares (games.actions.open_seats) ---------------
 
 
+def people_named(entries, *, not_a_list: str, twice: str) -> list[User]:
+    """Each entry (an address, or the name the site shows a person by) as a person; a new
+    address gets an account. Refuses (``invalid``) anything else, with ``not_a_list`` when
+    ``entries`` is not a list of strings and ``twice`` for a person named twice (the
+    caller's sentences, translated: a league's players, a tournament's invitees)."""
+    if not isinstance(entries, list | tuple) or not all(isinstance(e, str) for e in entries):
+        raise ServiceError("invalid", not_a_list)
+    people: list[User] = []
+    for raw in entries:
+        entry = raw.strip()
+        if "@" in entry:
+            [email] = clean_emails([raw])
+            people.append(User.objects.get_or_create_for_email(email))
+            continue
+        # The one person the site shows by this name, chosen or derived from their
+        # address, in any case or look-alike form (User.objects.named).
+        named = User.objects.named(entry)
+        if named is None:
+            raise ServiceError(
+                "invalid",
+                _(
+                    "Nobody is shown as %(name)r on this site; give a name as the site "
+                    "shows it, or an email address."
+                )
+                % {"name": raw},
+            )
+        people.append(named)
+    if len({person.pk for person in people}) != len(people):
+        raise ServiceError("invalid", twice)
+    return people
+
+
 def check_creation_limits(host: User, now: datetime) -> None:
     """Refuse a new game ``host`` may not create now: suspended, or past
     ``GAMES_PER_USER_PER_DAY`` (as ``do_create_game`` refuses it; it invites nobody). Must

@@ -186,6 +186,39 @@ def do_join_open_seat(
     return game, starts
 
 
+def do_leave_open_seat(game_id, user: User) -> tuple[Game, datetime]:
+    """``user`` gives up the seat they took at the open game ``game_id`` before it started:
+    the seat is open again, and the seats taken after theirs move up one, so the seats stay
+    numbered in turn order without a gap (the next join takes the end).
+
+    Returns the game and when ``user`` had taken the seat (its ``accepted_at``). Under the
+    game's row lock, as a join is, so a leave racing the last join or the start acts on the
+    game as one of them left it. Refuses, changing nothing: ``game_not_active`` (it started
+    or was closed), ``not_host`` (the host closes their game instead), ``not_found`` (no seat
+    of ``user`` there). May run inside the caller's transaction. Nobody is emailed, as
+    nobody is when someone joins.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        refuse_unless_waiting(game)
+        if game.host_id == user.pk:
+            raise ServiceError(
+                "not_host", _("The host cannot leave their own game; withdraw it instead.")
+            )
+        seat = Seat.objects.filter(game=game, user_id=user.pk).first()
+        if seat is None:
+            raise ServiceError("not_found", _("You have no seat at this game."))
+        joined_at = seat.accepted_at or timezone.now()
+        number = seat.seat
+        seat.delete()
+        # One row at a time, lowest first: each moves into the number just freed, so the
+        # unique (game, seat) constraint holds after every statement.
+        for later in Seat.objects.filter(game=game, seat__gt=number).order_by("seat"):
+            Seat.objects.filter(pk=later.pk).update(seat=later.seat - 1)
+    logger.info("user %s left seat %d of open game %s", user.pk, number, game.id)
+    return game, joined_at
+
+
 def refuse_unless_waiting(game: Game) -> None:
     """``game_not_active`` unless ``game`` still waits for players (``invited``)."""
     if game.status != GameStatus.INVITED:

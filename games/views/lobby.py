@@ -20,9 +20,10 @@ from django.views.decorators.http import require_http_methods
 from accounts.authenticated import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.preferences import settings_for
-from games import actions, bots, clocks, describe, players, queries, seat_names, watching
+from games import actions, bots, describe, players, queries, seat_names, watching
 from games.actions.invitations import player_counts_text
 from games.catalogue import kinds, rules_for, spec_for
+from games.forms import ClockFields
 from games.models import Game, GameStatus
 from games.movelog import log_to_describe, moves_at_version
 from games.replay import ReplayRequest, any_game_page
@@ -79,7 +80,7 @@ def games_offered() -> list[dict]:
     return offered
 
 
-class CreateGameForm(forms.Form):
+class CreateGameForm(ClockFields):
     """The create form's fields, parsed only: ``actions.do_create_game`` decides what is
     allowed (player count, distinct players, the host among them, turn length, limits)
     and its ``ServiceError.detail`` is shown as the form's error."""
@@ -98,41 +99,6 @@ class CreateGameForm(forms.Form):
         widget=forms.NumberInput(
             attrs={"min": actions.MIN_TURN_HOURS, "max": actions.MAX_TURN_HOURS}
         ),
-    )
-    # The clock (games.clocks): the fields of the kind chosen are read, the others left
-    # alone, so the form works without a script; the service checks the numbers.
-    clock = forms.ChoiceField(
-        label=gettext_lazy("Clock"),
-        choices=[
-            ("per_turn", gettext_lazy("the hours per turn above")),
-            ("bank", gettext_lazy("a time bank for each player")),
-            ("daily", gettext_lazy("a daily deadline at a fixed hour")),
-        ],
-        initial="per_turn",
-        required=False,
-    )
-    bank_hours = forms.IntegerField(
-        label=gettext_lazy("Time bank: hours each player starts with"),
-        initial=clocks.DEFAULT_BANK["bank_hours"],
-        required=False,
-    )
-    increment_hours = forms.IntegerField(
-        label=gettext_lazy("Time bank: hours added after each turn"),
-        initial=clocks.DEFAULT_BANK["increment_hours"],
-        required=False,
-    )
-    cap_hours = forms.IntegerField(
-        label=gettext_lazy("Time bank: the most hours a bank holds"),
-        initial=clocks.DEFAULT_BANK["cap_hours"],
-        required=False,
-    )
-    daily_hour = forms.IntegerField(
-        label=gettext_lazy(
-            "Daily deadline: the hour (0-23, your time zone) every turn ends, "
-            "at least 12 hours after it starts"
-        ),
-        initial=20,
-        required=False,
     )
     blind = forms.BooleanField(
         label=gettext_lazy("Blind mode: nobody sees collected cards before the end"),
@@ -207,10 +173,6 @@ class CreateGameForm(forms.Form):
             ),
             None,
         )
-
-    def clock_request(self) -> dict | None:
-        """The clock as ``do_create_game`` takes it (``games.clocks.clock_from_form``)."""
-        return clocks.clock_from_form(self.cleaned_data)
 
     def players(self) -> list[str]:
         """The seats in order, as ``do_create_game`` takes them: an address,

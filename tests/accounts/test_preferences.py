@@ -46,6 +46,7 @@ WANTS = {
     EmailKind.LOGIN_LINK: {"each_turn": True, "digest": True, "off": True},
     # Only for those who chose it (talk_emails), in every mode: see the test below.
     EmailKind.TABLE_TALK: {"each_turn": False, "digest": False, "off": False},
+    EmailKind.FOLLOWED: {"each_turn": True, "digest": True, "off": True},
 }
 
 
