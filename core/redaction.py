@@ -36,6 +36,7 @@ _TOKEN_ROUTES = (
     r"accounts/login",  # accounts:login-link
     r"accounts/delete",  # accounts:erasure-link
     r"invitations",  # games:invitation
+    r"substitute",  # games:substitute, an emailed offer of a seat (games.actions.substitutes)
     r"leagues/invitation",  # leagues: a player's invitation to a whole league
     r"tournaments/invitation",  # tournaments: an invitation to an invitation-only one
     r"unsubscribe",  # accounts' one-click unsubscribe

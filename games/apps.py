@@ -37,14 +37,18 @@ class GamesConfig(AppConfig):
         from accounts import erasure, personal_data
         from games import personal_data as games_data
         from games.actions import erasure as games_erasure
-        from games.actions import notes
+        from games.actions import notes, substitutes
 
         def export(sender, *, user, **kwargs):
-            return {"games.json": games_data.export_games(user)}
+            return {
+                "games.json": games_data.export_games(user),
+                "substitutes.json": games_data.export_substitutes(user),
+            }
 
         def erase(sender, *, user, now, **kwargs):
             games_erasure.erase_seats(user, now)
             notes.erase_notes(user)  # private notes (issue 34) go with the account
+            substitutes.erase_seat_offers(user, now)  # offers to their address
 
         personal_data.export_asked.connect(export, weak=False, dispatch_uid="games.export_asked")
         erasure.erasing_account.connect(erase, weak=False, dispatch_uid="games.erasing_account")

@@ -5,6 +5,7 @@ through ``games.actions`` (which locks the row, checks the version and logs the 
 """
 
 import copy
+import hashlib
 import uuid
 from datetime import datetime, timedelta
 
@@ -143,6 +144,15 @@ class Game(models.Model):
         default=False,
         editable=False,
         help_text="At least one enabled webhook (kept by webhooks.delivery.refresh_has_webhooks).",
+    )
+
+    # A substitute has taken a seat over (games.actions.substitutes, its one writer, under
+    # the row's lock): only then does the table read the seat changes to say who took
+    # over from whom, so every other table costs no query for it.
+    has_substitutes = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="A substitute took a seat over (kept by games.actions.substitutes).",
     )
 
     # The host's pause (games.actions.together): while ``paused_at`` is set the clock stands
@@ -454,6 +464,9 @@ class SeatChange(models.Model):
     class Kind(models.TextChoices):
         STAND_IN = "stand_in", "a bot stands in"
         TAKEN_BACK = "taken_back", "the player took the seat back"
+        # A substitute took the seat over from its stand-in bot (``SeatOffer``): the seat is
+        # theirs from now on; ``previous_user`` played it before and lost it.
+        SUBSTITUTED = "substituted", "a substitute took the seat over"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
     seat = models.PositiveSmallIntegerField()
@@ -472,7 +485,17 @@ class SeatChange(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        help_text="The player who took the seat back, or the moderator.",
+        help_text="The player who took the seat back, the substitute, or the moderator.",
+    )
+    # A substitution's player before (who lost the seat); null for the other kinds, and
+    # once that account is gone for good.
+    previous_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="For a substitution: who played the seat before.",
     )
     version = models.PositiveIntegerField(help_text="The game's version at the change.")
     at = models.DateTimeField()
@@ -482,6 +505,77 @@ class SeatChange(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.game_id}: {self.kind} at {self.at}"
+
+
+class SeatOffer(models.Model):
+    """The host offers an absent player's seat (a stand-in bot plays it) to a substitute:
+    to one address (an emailed link, ``email`` and the hash of its token) or to anyone in
+    the lobby (``email`` empty). Written only by ``games.actions.substitutes``; at most one
+    open offer per seat. The link's token itself is never stored: only its SHA-256."""
+
+    class Closed(models.TextChoices):
+        OPEN = "", "open"
+        TAKEN = "taken", "taken by a substitute"
+        WITHDRAWN = "withdrawn", "withdrawn by the host"
+        # The seat no longer wants a substitute: its player took it back, the game ended.
+        VOID = "void", "no longer needed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_offers")
+    seat = models.PositiveSmallIntegerField()
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The host (the holder of the host's chair) who offered it.",
+    )
+    # The address offered to (canonical); "" for an offer in the lobby.
+    email = models.EmailField(blank=True, default="")
+    token_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    closed = models.CharField(max_length=10, choices=Closed.choices, blank=True, default="")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The substitute who took the seat.",
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The lobby lists the open offers in the lobby (no address), newest first.
+            models.Index(
+                fields=["created_at"],
+                name="seat_offer_open_lobby",
+                condition=Q(closed="", email=""),
+            ),
+        ]
+        constraints = [
+            # One open offer per seat: a second one waits until the first is closed.
+            models.UniqueConstraint(
+                fields=["game", "seat"], condition=Q(closed=""), name="seat_offer_one_open"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        # Never the address: this shows up in logs and the shell.
+        where = "by email" if self.email else "in the lobby"
+        return f"offer of seat {self.seat} of {self.game_id} {where} ({self.closed or 'open'})"
+
+    @property
+    def in_lobby(self) -> bool:
+        return not self.email
+
+    @staticmethod
+    def hash_token(token: str) -> str:
+        """What is stored of an emailed offer's link token (``token_hash``)."""
+        return hashlib.sha256(token.encode()).hexdigest()
 
 
 class GameNote(models.Model):

@@ -10,6 +10,7 @@ from games.views import (
     notes,
     players,
     rules,
+    substitutes,
     table,
     together,
     watch,
@@ -20,6 +21,8 @@ app_name = "games"
 urlpatterns = [
     path("", table.home, name="home"),
     path("invitations/<str:token>/", table.invitation, name="invitation"),
+    # An emailed offer of an absent player's seat to a substitute (games/views/substitutes.py).
+    path("substitute/<str:token>/", substitutes.offer_page, name="substitute"),
     path("games/", lobby.my_games, name="my-games"),
     # Anyone, signed in or not: the public games being played now or ended lately.
     path("games/public/", watch.public_games, name="public-games"),
@@ -45,6 +48,9 @@ urlpatterns = [
     path("games/<uuid:game_id>/resume/", together.resume, name="resume"),
     path("games/<uuid:game_id>/extend/", together.extend, name="extend"),
     path("games/<uuid:game_id>/hand-to-bot/", together.hand_to_bot, name="hand-to-bot"),
+    # The host's chair: offer an absent player's seat to a substitute, or withdraw it.
+    path("games/<uuid:game_id>/offer-seat/", substitutes.offer_seat, name="offer-seat"),
+    path("games/<uuid:game_id>/withdraw-offer/", substitutes.withdraw_offer, name="withdraw-offer"),
     path("games/<uuid:game_id>/rematch/", together.rematch, name="rematch"),
     # The host's chair: who may watch the game, and whether they read its table talk.
     path("games/<uuid:game_id>/spectators/", watch.set_spectators, name="spectators"),

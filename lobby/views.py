@@ -14,8 +14,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.authenticated import AuthenticatedHttpRequest
 from core.errors import ServiceError
+from games.actions.substitutes import do_take_seat_offer as take_seat_offer
 from games.clocks import clock_words
-from lobby import actions, queries
+from lobby import actions, queries, substitutes
 from lobby.forms import CreateOpenGameForm, LobbyFilterForm
 
 # Open games per page: the newest first; the filters narrow the rest down.
@@ -50,6 +51,10 @@ def lobby_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "rows": rows,
+        # Running games' seats offered to a substitute (lobby.substitutes), beside them.
+        "substitutes": substitutes.offer_rows(
+            request.user, substitutes.visible_offers(request.user)[:PAGE_SIZE]
+        ),
         "filtered": any(value is not None for value in astuple(form.filters())),
     }
     return render(request, "lobby/lobby.html", context)
@@ -93,6 +98,32 @@ def join(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
         _("You have a seat; the game starts when the last one is taken. We will email you."),
     )
     return redirect("lobby:lobby")
+
+
+@login_required
+@require_POST
+def leave(request: AuthenticatedHttpRequest, game_id) -> HttpResponse:
+    """A player who joined gives their seat up before the start, and goes back to the lobby."""
+    try:
+        actions.do_leave_open_game(game_id, request.user)
+    except ServiceError as refused:
+        messages.error(request, refused.detail)
+    else:
+        messages.success(request, _("You left the game; your seat is open again."))
+    return redirect("lobby:lobby")
+
+
+@login_required
+@require_POST
+def take_substitute_seat(request: AuthenticatedHttpRequest, offer_id: int) -> HttpResponse:
+    """Take a seat a host offers in the lobby over (one click): at the table when it worked."""
+    try:
+        game = take_seat_offer(offer_id, request.user)
+    except ServiceError as refused:
+        messages.error(request, refused.detail)
+        return redirect("lobby:lobby")
+    messages.success(request, _("The seat is yours: you play it from here to the end."))
+    return redirect("games:game", game.id)
 
 
 @login_required

@@ -15,7 +15,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat, SeatChange
 
 from . import skill
 from .models import PROVISIONAL_GAMES, Rating, RatingChange
@@ -39,12 +39,27 @@ def is_rated(game: Game, seats: list[Seat]) -> bool:
     )
 
 
+def substituted_seats(game: Game) -> set[int]:
+    """The seats of ``game`` a substitute took over (``SeatChange`` ``substituted``)."""
+    return set(
+        SeatChange.objects.filter(game=game, kind=SeatChange.Kind.SUBSTITUTED).values_list(
+            "seat", flat=True
+        )
+    )
+
+
 def rate_game(game: Game) -> list[RatingChange]:
     """Update the ratings of ``game``'s players from its result, if it is rated and not
     rated yet; the changes written (none otherwise). Call inside a transaction (the one
     that finished the game, or the rebuild's)."""
     seats = list(Seat.objects.filter(game=game).order_by("seat"))
     if not is_rated(game, seats) or RatingChange.objects.filter(game=game).exists():
+        return []
+    # A seat a substitute took over is rated for nobody: the substitute joined midway, its
+    # player before left it; the others are rated among themselves (docs/ratings.md).
+    taken_over = substituted_seats(game)
+    seats = [seat for seat in seats if seat.seat not in taken_over]
+    if len(seats) < 2:
         return []
     assert game.result is not None  # is_rated checked it
     at = game.ended_at or timezone.now()

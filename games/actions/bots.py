@@ -13,6 +13,7 @@ from accounts.models import User
 from audit.models import AuditAction
 from core.errors import ServiceError
 from games import bots, deadlines
+from games.actions import substitutes
 from games.actions.common import (
     check_seen_version,
     lock_game_with_seats,
@@ -67,6 +68,8 @@ def do_take_back_seat(game_id, user: User) -> Game:
             version=game.version,
             at=now,
         )
+        # Back in their seat: an offer of it to a substitute is no longer wanted.
+        substitutes.void_open_offer(game, row.seat, now)
         if game.current_seat == row.seat:
             # The bot's turn becomes the player's: their own clock and reminders, from now.
             deadlines.start_turn(game, now)
@@ -86,10 +89,10 @@ def do_replace_with_bot(
 ) -> Game:
     """A moderator hands the seat ``seat`` (a suspended or absent player's) to a bot;
     None: the seat the game waits for (at ``version``, as the admin's action shows it).
+    ``level`` None: the game's stand-in level (``bots.stand_in_level``).
 
     The player keeps the seat, is emailed, and may take it back (once any suspension is
     over). ``version``: the game version the moderator saw (None: not checked). The
-    ``level`` None: the game's stand-in level (``bots.stand_in_level``).
     ``reason`` (required) goes to the audit log, written in this transaction. Raises
     ``ServiceError``: ``invalid`` (blank reason, no such seat, a bot already plays it, an
     unknown level), ``game_not_active``, ``stale_version``.
@@ -99,10 +102,10 @@ def do_replace_with_bot(
         game = lock_game_with_seats(game_id)
         refuse_unless_active(game)
         check_seen_version(game, version)
+        level = level or bots.stand_in_level(game.rules)
         if level not in bots.levels_of(game.rules):
             raise ServiceError("invalid", _("This game has no bot of that level."))
         if seat is None:
-        level = level or bots.stand_in_level(game.rules)
             seat = game.current_seat
         row = next((s for s in game.seats.all() if s.seat == seat), None)
         if row is None:

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import notes, standing_order, take_back, together, views, watching
+from games.api import notes, standing_order, substitutes, take_back, together, views, watching
 from games.api.verification import verification
 
 urlpatterns = [
@@ -27,6 +27,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/resume/", together.resume, name="api-game-resume"),
     path("games/<uuid:game_id>/extend/", together.extend, name="api-game-extend"),
     path("games/<uuid:game_id>/rematch/", together.rematch, name="api-game-rematch"),
+    # The host's chair offers an absent player's seat to a substitute (docs/api.md).
+    path(
+        "games/<uuid:game_id>/seats/<int:seat>/substitute/",
+        substitutes.seat_offer,
+        name="api-game-seat-offer",
+    ),
     path("games/<uuid:game_id>/spectators/", watching.spectators, name="api-game-spectators"),
     # The caller's private notes on the game (issue 34): nobody else's, staff's neither.
     path("games/<uuid:game_id>/notes/", notes.game_notes, name="api-game-notes"),

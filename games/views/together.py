@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from core.errors import ServiceError
 from games import chair, seat_names
+from games.actions import substitutes
 from games.actions.together import (
     MAX_EXTEND_HOURS,
     MAX_REASON_LENGTH,
@@ -33,7 +34,7 @@ from games.actions.together import (
     do_resume_game,
 )
 from games.describe import format_moment
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat, SeatOffer
 
 # The host's choices of extra hours for one turn (within 1-168, docs/api.md "Playing together").
 EXTEND_HOURS_CHOICES = (1, 2, 4, 8, 12, 24, 48, 72, 96, 120, 144, 168)
@@ -90,33 +91,61 @@ def together_context(
                 for s in seats
                 if s.user_id is not None and s.user_id != user.id and not s.bot and not s.resigned
             ],
+            # Seats a stand-in plays for an absent player: offered to a substitute, or not
+            # yet (one query, only when there is such a seat).
+            "offerable": _offerable(game, seats),
         }
     return context
+
+
+def _offerable(game: Game, seats: list[Seat]) -> list[dict]:
+    """The seats the chair may offer to a substitute (``substitutes.offerable_seats``), each
+    with its open offer, if any: ``{"seat", "label", "name", "offer"}``."""
+    rows = substitutes.offerable_seats(game, seats)
+    if not rows:
+        return []
+    offers = {
+        offer.seat: offer
+        for offer in SeatOffer.objects.filter(
+            game=game, seat__in=[row.seat for row in rows], closed=SeatOffer.Closed.OPEN
+        )
+    }
+    return [
+        {
+            "seat": row.seat,
+            "label": row.seat + 1,
+            "name": row.user.public_name if row.user is not None else row.public_name,
+            "offer": offers.get(row.seat),
+        }
+        for row in rows
+    ]
 
 
 def _back_to_table(game_id) -> HttpResponse:
     return redirect("games:game", game_id=game_id)
 
 
-def _poster(request: HttpRequest) -> User | None:
+def poster_or_none(request: HttpRequest) -> User | None:
     """The signed-in poster, or None: then the view sends them to sign in and on to the
     table (their session ended), not back to this POST-only address."""
     user = request.user
     return user if user.is_authenticated else None
 
 
-def _to_login(game_id) -> HttpResponse:
+def to_login_then_table(game_id) -> HttpResponse:
+    """To the sign-in page, and from there back to the table of ``game_id``."""
     return redirect_to_login(reverse("games:game", args=[game_id]))
 
 
-def _told(request: HttpRequest, refused: ServiceError) -> None:
+def tell_refusal(request: HttpRequest, refused: ServiceError) -> None:
     """A refusal as a message above the table; ``not_found`` is the table's own 404."""
     if refused.code == "not_found":
         raise Http404(refused.detail)
     messages.error(request, refused.detail)
 
 
-def _int(value) -> int | None:
+def int_or_none(value) -> int | None:
+    """``value`` as a whole number, or None when it is none (a form field absent or bad)."""
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -127,9 +156,9 @@ def _int(value) -> int | None:
 def resign(request: HttpRequest, game_id) -> HttpResponse:
     """The table's "Yes, resign" (after its confirmation step): ``do_resign`` from the
     version the page showed. A stale version changes nothing and says so."""
-    if (user := _poster(request)) is None:
-        return _to_login(game_id)
-    version = _int(request.POST.get("version"))
+    if (user := poster_or_none(request)) is None:
+        return to_login_then_table(game_id)
+    version = int_or_none(request.POST.get("version"))
     if version is None:
         messages.error(request, _("The form was incomplete, so nothing changed."))
         return _back_to_table(game_id)
@@ -145,7 +174,7 @@ def resign(request: HttpRequest, game_id) -> HttpResponse:
                 ),
             )
         else:
-            _told(request, refused)
+            tell_refusal(request, refused)
     else:
         if game.status == GameStatus.ACTIVE:
             messages.success(request, _("You have resigned: a bot plays your seat to the end."))
@@ -157,12 +186,12 @@ def resign(request: HttpRequest, game_id) -> HttpResponse:
 @require_POST
 def pause(request: HttpRequest, game_id) -> HttpResponse:
     """The host's "Pause the game", with an optional reason every player is told."""
-    if (user := _poster(request)) is None:
-        return _to_login(game_id)
+    if (user := poster_or_none(request)) is None:
+        return to_login_then_table(game_id)
     try:
         do_pause_game(game_id, user, request.POST.get("reason", ""))
     except ServiceError as refused:
-        _told(request, refused)
+        tell_refusal(request, refused)
     else:
         messages.success(request, _("The game is paused: its clock stands still."))
     return _back_to_table(game_id)
@@ -171,12 +200,12 @@ def pause(request: HttpRequest, game_id) -> HttpResponse:
 @require_POST
 def resume(request: HttpRequest, game_id) -> HttpResponse:
     """The host's "Resume the game": the clock runs again."""
-    if (user := _poster(request)) is None:
-        return _to_login(game_id)
+    if (user := poster_or_none(request)) is None:
+        return to_login_then_table(game_id)
     try:
         do_resume_game(game_id, user)
     except ServiceError as refused:
-        _told(request, refused)
+        tell_refusal(request, refused)
     else:
         messages.success(request, _("The game runs again: its clock is back on."))
     return _back_to_table(game_id)
@@ -185,14 +214,14 @@ def resume(request: HttpRequest, game_id) -> HttpResponse:
 @require_POST
 def extend(request: HttpRequest, game_id) -> HttpResponse:
     """The host's "Extend the turn" by the hours chosen (once per turn)."""
-    if (user := _poster(request)) is None:
-        return _to_login(game_id)
+    if (user := poster_or_none(request)) is None:
+        return to_login_then_table(game_id)
     # A missing or garbled number (0) is the action's own "invalid" refusal.
-    hours = _int(request.POST.get("hours")) or 0
+    hours = int_or_none(request.POST.get("hours")) or 0
     try:
         do_extend_turn(game_id, user, hours)
     except ServiceError as refused:
-        _told(request, refused)
+        tell_refusal(request, refused)
     else:
         messages.success(
             request,
@@ -207,17 +236,17 @@ def extend(request: HttpRequest, game_id) -> HttpResponse:
 @require_POST
 def hand_to_bot(request: HttpRequest, game_id) -> HttpResponse:
     """The host's "Hand <player>'s seat to a bot" for an absent player."""
-    if (user := _poster(request)) is None:
-        return _to_login(game_id)
-    seat = _int(request.POST.get("seat"))
-    version = _int(request.POST.get("version"))
+    if (user := poster_or_none(request)) is None:
+        return to_login_then_table(game_id)
+    seat = int_or_none(request.POST.get("seat"))
+    version = int_or_none(request.POST.get("version"))
     if seat is None or version is None:
         messages.error(request, _("The form was incomplete, so nothing changed."))
         return _back_to_table(game_id)
     try:
         game = do_host_stand_in(game_id, user, seat, version)
     except ServiceError as refused:
-        _told(request, refused)
+        tell_refusal(request, refused)
     else:
         row = next(s for s in game.seats.all() if s.seat == seat)
         name = row.user.public_name if row.user is not None else row.public_name
@@ -233,12 +262,12 @@ def hand_to_bot(request: HttpRequest, game_id) -> HttpResponse:
 def rematch(request: HttpRequest, game_id) -> HttpResponse:
     """ "Play again" after a finished or aborted game: ``do_rematch``, then the new game's
     table (the same game for everyone who asks again)."""
-    if (user := _poster(request)) is None:
-        return _to_login(game_id)
+    if (user := poster_or_none(request)) is None:
+        return to_login_then_table(game_id)
     try:
         new, created = do_rematch(game_id, user)
     except ServiceError as refused:
-        _told(request, refused)
+        tell_refusal(request, refused)
         return _back_to_table(game_id)
     if created:
         messages.success(request, _("A new game with the same players: they are invited by email."))

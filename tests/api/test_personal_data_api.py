@@ -42,6 +42,7 @@ FILES = {
     "ratings.json",
     "people.json",
     "quickmatch_seeks.json",
+    "substitutes.json",
     "tournaments.json",
 }
 
