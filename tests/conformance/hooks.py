@@ -26,7 +26,7 @@ import requests
 import schemathesis
 from schemathesis import GenerationMode
 
-from tests.conformance.seed import CALLER, WEBHOOK_URL
+from tests.conformance.seed import CALLER, SUBSTITUTE_SEAT, WEBHOOK_URL
 
 with open(os.environ["CONFORMANCE_SEED"]) as seed_file:
     SEED = json.load(seed_file)
@@ -155,6 +155,45 @@ def _add_a_reachable_webhook(case, phase):
         case.body = {**body, "url": WEBHOOK_URL + _digest(body)[:12]}
 
 
+def _offer_a_stand_ins_seat(case, phase):
+    """``POST …/seats/{seat}/substitute/``: every other case offers the stand-in's seat of
+    the phase pool's next game (Anna hosts; a bot plays Carla's seat), in the lobby or, by
+    the generated body, to an address (the body must be one or the other, a rule no schema
+    states). The pool's games, used once each, then answer 409 "offered already"; the
+    rest stay as generated: mostly another seat, or a game with no stand-in."""
+    if not _every_other(case, phase):
+        return
+    case.path_parameters = {
+        **case.path_parameters,
+        "game_id": _next("offer", phase),
+        "seat": SUBSTITUTE_SEAT,
+    }
+    digest = _digest(case.body)
+    if int(digest, 16) % 2:
+        case.body = {"lobby": True}
+    else:
+        case.body = {"email": f"substitute-{digest[:10]}@example.com"}
+
+
+def _withdraw_an_offer(case, phase):
+    """``DELETE …/seats/{seat}/substitute/``: every other case withdraws the open lobby
+    offer of the phase pool's next game (Anna offered Carla's seat); once each is withdrawn
+    they answer 409 "not offered"."""
+    if _every_other(case, phase):
+        case.path_parameters = {
+            **case.path_parameters,
+            "game_id": _next("withdraw", phase),
+            "seat": SUBSTITUTE_SEAT,
+        }
+
+
+def _take_an_offer(case, phase):
+    """``POST /api/lobby/substitutes/{offer_id}/take/``: the phase pool's next lobby offer
+    (Bert's, at a game without Anna); a taken one answers 404 after. Every case: a
+    generated id is a small number, which would take the pools' offers out of turn."""
+    case.path_parameters = {**case.path_parameters, "offer_id": _next("take", phase)}
+
+
 _vacation_slot = count()
 
 
@@ -228,6 +267,9 @@ _STEERS = {
     ("POST", "/api/games/{game_id}/moves/"): _play_a_legal_move,
     ("POST", "/api/reports/"): _report_her_game,
     ("POST", "/api/me/vacations/"): _plan_a_vacation,
+    ("POST", "/api/games/{game_id}/seats/{seat}/substitute/"): _offer_a_stand_ins_seat,
+    ("DELETE", "/api/games/{game_id}/seats/{seat}/substitute/"): _withdraw_an_offer,
+    ("POST", "/api/lobby/substitutes/{offer_id}/take/"): _take_an_offer,
 }
 
 

@@ -7,9 +7,10 @@ layer, as the service itself would do it.
 
 Besides the games every operation is aimed at (``games``), some data is used up by the
 request that succeeds on it: an invitation declined, a seat taken back from its stand-in
-bot, a webhook deleted. Of those there are ``pools``, a few for each phase of the run
-(``PHASES``), so that each phase reaches the success as well as the refusal that follows
-("nothing to decline", "no bot stands in for you", "no such webhook").
+bot, a webhook deleted, a seat offered to a substitute, its offer withdrawn or taken. Of
+those there are ``pools``, a few for each phase of the run (``PHASES``), so that each phase
+reaches the success as well as the refusal that follows ("nothing to decline", "no bot
+stands in for you", "no such webhook", "offered already", "not offered", "no longer open").
 """
 
 import json
@@ -21,6 +22,8 @@ from itertools import cycle, islice
 CALLER = "anna@example.com"  # the run's key is hers: the games the run creates seat her
 PHASES = ("examples", "coverage", "fuzzing", "stateful")  # schemathesis's, in run order
 PER_PHASE = 3  # of each pool: the first success, and more for the cases after it
+# The seat a stand-in bot plays in the substitute pools' games of three (Carla's, or Dirk's).
+SUBSTITUTE_SEAT = 2
 # Where the seeded webhooks post: example.com's address, public and literal (no DNS lookup).
 # Nothing is ever posted in the run: the queued deliveries are never worked off.
 WEBHOOK_URL = "https://93.184.215.14/conformance/"
@@ -30,6 +33,8 @@ def seed() -> dict:
     """Create the users and games; return the caller's key and the game ids by state."""
     from accounts.models import ApiToken
     from games import actions
+    from games.actions.substitutes import do_offer_seat
+    from games.actions.together import do_host_stand_in
     from games.catalogue import rules_for
     from games.models import Game, GameStatus
     from tests.factories import make_user
@@ -97,8 +102,35 @@ def seed() -> dict:
         game = started(bert, [anna])  # Bert to move: the bot has nothing to play yet
         return actions.do_replace_with_bot(game.id, moderator, 1, reason="conformance seed")
 
+    # Substitutes (docs/api.md "Substitutes"): games of three Anna hosts where she handed
+    # Carla's seat to a stand-in bot, for her to offer to a substitute ("offer") or with that
+    # seat offered in the lobby already, for her to withdraw ("withdraw"); and lobby offers
+    # Bert made at his games without her, for her to take over ("take").
+    dirk = make_user("dirk@example.com")
+
+    def carla_away():
+        game = started(anna, [bert, carla])  # Anna to move: the bot has nothing to play yet
+        return do_host_stand_in(game.id, anna, SUBSTITUTE_SEAT)
+
+    def offered_by_anna():
+        game = carla_away()
+        do_offer_seat(game.id, anna, SUBSTITUTE_SEAT, lobby=True)
+        return game
+
+    def offered_by_bert():
+        game = started(bert, [carla, dirk])  # Bert to move
+        do_host_stand_in(game.id, bert, SUBSTITUTE_SEAT)
+        return do_offer_seat(game.id, bert, SUBSTITUTE_SEAT, lobby=True)[0]
+
     hooked = started(anna, [bert])
-    pools = {"decline": {}, "take_back": {}, "webhook": {}}
+    pools = {
+        "decline": {},
+        "take_back": {},
+        "webhook": {},
+        "offer": {},
+        "withdraw": {},
+        "take": {},
+    }
     for phase in PHASES:
         pools["decline"][phase] = [str(to_decline().id) for _ in range(PER_PHASE)]
         pools["take_back"][phase] = [str(stood_in().id) for _ in range(PER_PHASE)]
@@ -106,6 +138,9 @@ def seed() -> dict:
             [str(hooked.id), str(do_add_webhook(hooked.id, anna, kind=kind, url=WEBHOOK_URL)[0].id)]
             for kind in islice(cycle(("json", "slack", "discord")), PER_PHASE)
         ]
+        pools["offer"][phase] = [str(carla_away().id) for _ in range(PER_PHASE)]
+        pools["withdraw"][phase] = [str(offered_by_anna().id) for _ in range(PER_PHASE)]
+        pools["take"][phase] = [offered_by_bert().pk for _ in range(PER_PHASE)]
 
     key = ApiToken.issue(anna)
     return {
