@@ -175,6 +175,26 @@ SHOWS_VERSION = """
 """
 
 
+# Why a person could not click the element (empty when they could), after scrolling it
+# to the middle of the window: not shown, disabled, or covered where a click lands by another
+# element (its own label, for a styled radio button, counts as itself).
+CLICKABLE = """
+(element) => {
+  element.scrollIntoView({ block: "center", inline: "center" });
+  // Where a click lands: the middle of the element's first box (a link that wraps over
+  // two lines has two), as Playwright picks it.
+  const box = [...element.getClientRects()].find((rect) => rect.width && rect.height);
+  const style = window.getComputedStyle(element);
+  if (!box || style.visibility === "hidden") return "it is not shown";
+  if (element.disabled || element.closest("fieldset:disabled")) return "it is disabled";
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const mine = (node) => node && (element === node || element.contains(node)
+    || [...(element.labels || [])].some((label) => label.contains(node)));
+  return mine(hit) ? "" : `it is covered by ${hit ? hit.outerHTML.slice(0, 120) : "nothing"}`;
+}
+"""
+
+
 class Visitor:
     """One person at their own browser: cookies, language and screen size of their own.
 
@@ -234,9 +254,29 @@ class Visitor:
         """Click ``target`` (a Locator, or a button's accessible name) and check the next page."""
         if isinstance(target, str):
             target = self.page.get_by_role("button", name=target, exact=True)
+        self.assert_clickable(target)
         with self.page.expect_navigation():
-            target.click()
+            target.click(force=True)  # checked just above (see assert_clickable)
         self.check_page()
+
+    def choose(self, target) -> None:
+        """Tick the radio button or check box ``target``, as a person clicking it would."""
+        self.assert_clickable(target)
+        target.check(force=True)
+
+    def assert_clickable(self, target) -> None:
+        """``target`` can take a person's click: the page is not halfway through a live
+        swap, and the element is in the page, shown, enabled and on top where it would be
+        clicked (scrolled there first).
+
+        Playwright's own checks before a click also wait until the element has kept its
+        place for two animation frames; on CI's two busy cores a frame of the table took
+        hundreds of milliseconds, which made that wait most of every click's second, while
+        nothing on these pages moves when they load (static/js/table_motion.js). So the
+        clicks are forced, after this check of everything else Playwright would check."""
+        self.page.wait_for_function(SETTLED)
+        why = target.evaluate(CLICKABLE)
+        assert not why, f"{self.name}: cannot click on {self.where}: {why}"
 
     def press(self, key: str) -> None:
         """Press ``key`` on the page (e.g. "ArrowRight") and check the page it leads to."""

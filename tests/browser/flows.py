@@ -88,7 +88,7 @@ def play(visitor: Visitor, action: str, rng: random.Random) -> None:
     )
     for name in names:
         radios = form.locator(f'input[type=radio][name="{name}"]:not([disabled])')
-        radios.nth(rng.randrange(radios.count())).check()
+        visitor.choose(radios.nth(rng.randrange(radios.count())))
     selects = form.locator("select")
     for index in range(selects.count()):
         options = selects.nth(index).locator("option:not([disabled])")

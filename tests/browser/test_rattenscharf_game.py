@@ -38,8 +38,8 @@ def create_rattenscharf(visitor: Visitor, emails: list[str]) -> Game:
 def choose(visitor: Visitor, action: dict):
     """Set the board form to the action's strip, direction and turn; return its target."""
     form = visitor.page.locator("form[data-board-form]")
-    form.locator(f'input[name="rs-strip"][value="{action["strip"]}"]').check()
-    form.locator(f'input[name="rs-orientation"][value="{action["orientation"]}"]').check()
+    visitor.choose(form.locator(f'input[name="rs-strip"][value="{action["strip"]}"]'))
+    visitor.choose(form.locator(f'input[name="rs-orientation"][value="{action["orientation"]}"]'))
     form.locator('input[name="rs-flip"]').set_checked(action["flip"])
     key = f"{action['x']},{action['y']},{action['orientation']}"
     return visitor.page.locator(f'.rs-target[data-key="{key}"]')
