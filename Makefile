@@ -15,7 +15,7 @@ run: export TURN_HOUR_SECONDS ?= 60
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help run test conformance faults lint format bench bench-api clean-venv
+.PHONY: help run test conformance faults lint format bench bench-api bench-peer clean-venv
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -61,6 +61,10 @@ bench: $(INSTALLED)  ## Run the engine benchmark (see BENCHMARKS.md).
 
 bench-api: $(INSTALLED)  ## Run the HTTP benchmark (needs PostgreSQL on 127.0.0.1:5432).
 	$(PY) bench/api.py
+
+PAIRS ?= 3
+bench-peer: $(INSTALLED)  ## The service against boardgame.io in PAIRS interleaved pairs (default 3; installs node and npm if missing; PostgreSQL, Redis on 127.0.0.1).
+	$(PY) bench/versus_peer.py --pairs $(PAIRS)
 
 clean-venv:  ## Remove the virtualenv.
 	rm -rf $(VENV)

@@ -803,6 +803,20 @@ def main(argv=None) -> int:
         "--phase-seconds", type=float, default=20, help="seconds per phase (default 20)"
     )
     parser.add_argument(
+        "--warmup-seconds",
+        type=float,
+        default=0,
+        help="play the project's moves this long before the first phase, not counted "
+        "(default 0; bench/versus_peer.py uses 5, as the peer's load.js does)",
+    )
+    parser.add_argument(
+        "--json-out",
+        type=Path,
+        help="also write the project moves' figures to this file as one JSON object "
+        "(moves_per_s, p50_ms, p99_ms, server and PostgreSQL CPU ms per move: the peer's "
+        "load.js keys)",
+    )
+    parser.add_argument(
         "--cache-url",
         default="redis://127.0.0.1:6379/13",
         help="Redis for the server's CACHE_URL (throttle counters) and CELERY_BROKER_URL, "
@@ -878,8 +892,8 @@ def main(argv=None) -> int:
         help="also print a cProfile of the in-process move POSTs",
     )
     args = parser.parse_args(argv)
-    if args.rounds < 0 or args.phase_seconds <= 0:
-        parser.error("--rounds must be >= 0 and --phase-seconds > 0")
+    if args.rounds < 0 or args.phase_seconds <= 0 or args.warmup_seconds < 0:
+        parser.error("--rounds must be >= 0, --phase-seconds > 0 and --warmup-seconds >= 0")
     for name in ("games", "concurrency", "workers", "threads", "in_process_games"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -1019,6 +1033,26 @@ def print_totals(label: str, totals: Totals) -> None:
     )
 
 
+def figures(totals: Totals) -> dict:
+    """The project moves' figures under the keys of the peer's ``load.js`` result, so that
+    ``bench/versus_peer.py`` reads both alike. A move's latency is its POST's, as the
+    peer's is the move's send until its answer; CPU is per move, its GETs included."""
+    moves = max(totals.moves, 1)
+    posts_ms = [seconds * 1000 for seconds in totals.posts]
+    return {
+        "system": "service",
+        "moves": totals.moves,
+        "wall_s": totals.wall,
+        "moves_per_s": totals.rate,
+        "p50_ms": percentile(posts_ms, 50) if posts_ms else None,
+        "p99_ms": percentile(posts_ms, 99) if posts_ms else None,
+        "server_cpu_ms_per_move": totals.server_cpu / moves * 1000,
+        "postgres_cpu_ms_per_move": totals.postgres_cpu / moves * 1000,
+        "errors": dict(totals.errors),
+        "load_after": list(os.getloadavg()),
+    }
+
+
 def run(args, url, name, server_version, started, deadline) -> int:
     env = django_environment(url, args.cache_url)
     print(
@@ -1095,6 +1129,10 @@ def run(args, url, name, server_version, started, deadline) -> int:
         if args.rounds == 0:
             order = [("project", project)]
         try:
+            if args.warmup_seconds:
+                # Warm caches, connections and the workers' imports, as the peer warms up.
+                warmup = run_phase("project", project, args.warmup_seconds, server, name, stop)
+                print(f"warm-up: {Totals.of([warmup]).rate:.1f} writes/s, not counted")
             for kind, players in order:
                 if time.monotonic() > deadline:
                     print(f"stopped at --max-seconds {args.max_seconds:g}")
@@ -1141,6 +1179,8 @@ def run(args, url, name, server_version, started, deadline) -> int:
             f"{floor.server_cpu / floor.moves * 1000:.1f} ms"
         )
     print_in_process(report)
+    if args.json_out:
+        args.json_out.write_text(json.dumps(figures(mine), indent=1) + "\n")
     errors = mine.errors + floor.errors
     if errors:
         print(f"\ngunicorn log (tail):\n{server.log_tail()}")

@@ -142,6 +142,9 @@ async def run(args, seats, port: int, pid: int) -> None:
 
     latencies = []
     games = sorted({game for game, _, _ in seats})[: args.moves]
+    # uvicorn's CPU for what the moves send: each is one table event to each stream of its
+    # game (issue 34: what an open stream costs a move).
+    events_before, cpu_before = streams.events, process_cpu_seconds(pid)
     for game_id in games:
         game = await asyncio.to_thread(Game.objects.get, id=game_id)
         action = game.rules.legal_actions(game.load_state(), game.current_seat)[0]
@@ -152,6 +155,14 @@ async def run(args, seats, port: int, pid: int) -> None:
         while key not in streams.arrivals and time.monotonic() - committed < 10:
             await asyncio.sleep(0.002)
         latencies.append(streams.arrivals.get(key, float("inf")) - committed)
+    await asyncio.sleep(0.2)  # the last move's other streams
+    delivered = streams.events - events_before
+    moves_cpu = process_cpu_seconds(pid) - cpu_before
+    print(
+        f"uvicorn CPU while the moves went out: {moves_cpu * 1000:.0f} ms for {delivered} "
+        f"stream events, {moves_cpu * 1000 / max(delivered, 1):.2f} ms an event (idle "
+        "keepalives included)"
+    )
     print(
         f"a move reaching its streams (after commit, {len(latencies)} moves): "
         f"median {1000 * percentile(latencies, 50):.1f} ms, "

@@ -53,12 +53,16 @@ def repository_files() -> tuple[Path, ...]:
 
 
 def code_files() -> list[Path]:
-    """Text files other than the docs, the translations and this file (whose examples of
+    """Text files other than the docs, the translations, npm's lockfile (bench/peer/: the
+    paths it names are inside the packages it pins) and this file (whose examples of
     citations are not citations)."""
     return [
         path
         for path in repository_files()
-        if path.suffix in TEXT_SUFFIXES and "locale" not in path.parts and path != Path(__file__)
+        if path.suffix in TEXT_SUFFIXES
+        and "locale" not in path.parts
+        and path.name != "package-lock.json"
+        and path != Path(__file__)
     ]
 
 
