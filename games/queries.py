@@ -3,20 +3,22 @@
 from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
+from django.db import connections, router
 from django.db.models import (
     Count,
     DateTimeField,
     Expression,
     F,
+    Field,
     IntegerField,
     OuterRef,
     Prefetch,
     Q,
     Subquery,
-    Value,
     prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,28 +27,52 @@ from core.errors import ServiceError
 from games.models import Game, GameStatus, Move, Seat
 
 
-class ServiceNow(Expression):
-    """The service's clock (``timezone.now``) as a query parameter, read when the query
-    runs, not when it is built: module-level querysets stay current, and tests that move
-    time with ``time_machine`` move it too (the database's own NOW() would not)."""
+class RunningVacationEnd(Expression):
+    """The end of the vacation of the user whose id ``user_ref`` names that runs when the
+    query runs (``timezone.now``), or NULL: one correlated subquery, written out once.
+
+    The ORM's ``Subquery(Vacation.objects.filter(user=OuterRef(...), ...))`` said the same,
+    but Django compiled that inner queryset afresh on every evaluation, and this
+    annotation rides on the seats query of every move and every game GET: its compiling
+    was a fifth of the seats query's Python calls (decision 0009). The clock is read when
+    the query is compiled, not when it is built: module-level querysets stay current, and
+    tests that move time with ``time_machine`` move it too (the database's NOW() would not).
+    """
 
     output_field = DateTimeField()
 
+    def __init__(self, user_ref: str):
+        super().__init__(output_field=DateTimeField())
+        self.user = F(user_ref)
+
+    def get_source_expressions(self):
+        return [self.user]
+
+    def set_source_expressions(self, exprs):
+        (self.user,) = exprs
+
     def as_sql(self, compiler, connection):
-        return compiler.compile(Value(timezone.now(), output_field=DateTimeField()))
+        user_sql, user_params = compiler.compile(self.user)
+        quote = connection.ops.quote_name
+        table = quote(Vacation._meta.db_table)
 
+        def column(name: str) -> str:
+            field = Vacation._meta.get_field(name)
+            assert isinstance(field, Field) and field.column  # a concrete column of its own
+            return f"{table}.{quote(field.column)}"
 
-def _vacation_running(user_ref: str):
-    """The end of the vacation of the user ``user_ref`` names that runs when the query
-    runs, or NULL."""
-    now = ServiceNow()
-    running = Vacation.objects.filter(user=OuterRef(user_ref), starts_at__lte=now, ends_at__gt=now)
-    return Subquery(running.order_by("-ends_at").values("ends_at")[:1])
+        now = DateTimeField().get_db_prep_value(timezone.now(), connection)
+        sql = (
+            f"(SELECT {column('ends_at')} FROM {table} WHERE {column('user')} = {user_sql}"
+            f" AND {column('starts_at')} <= %s AND {column('ends_at')} > %s"
+            f" ORDER BY {column('ends_at')} DESC LIMIT 1)"
+        )
+        return sql, (*user_params, now, now)
 
 
 def _seats_with_users():
     return Seat.objects.select_related("user", "user__notification_settings").annotate(
-        on_vacation_until=_vacation_running("user_id")
+        on_vacation_until=RunningVacationEnd("user_id")
     )
 
 
@@ -59,19 +85,32 @@ SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
 def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
     """The game with its seats prefetched as ``SEATS_WITH_USERS``, or None when there is no
     such game. Two queries: the game row, then its seats with users, settings and running
-    vacations.
+    vacations. ``ValidationError`` when ``game_id`` is no game id at all.
 
     With ``lock``, the game row is locked until the caller's transaction ends, as by
     ``games.actions.common.lock_game`` (inside ``transaction.atomic`` only); the seats
     are read, not changed, by a move, so only the game row is locked.
+
+    The game row is read by its primary key in SQL written out once (``raw``): the ORM
+    compiled ``Game.objects.get(id=...)`` afresh for every move and game GET, about as many
+    Python calls as building the instance (decision 0009). Django still builds the
+    instance (every column, its converters) and prefetches the seats.
     """
-    games = Game.objects.prefetch_related(SEATS_WITH_USERS)
-    if lock:
-        games = games.select_for_update()
-    try:
-        return games.get(id=game_id)
-    except Game.DoesNotExist:
-        return None
+    connection = connections[(router.db_for_write if lock else router.db_for_read)(Game)]
+    if lock and connection.get_autocommit():
+        # What the ORM's select_for_update() refuses too: a lock no transaction holds.
+        raise TransactionManagementError("game_with_seats(lock=True) needs transaction.atomic")
+    key = Game._meta.pk
+    assert key is not None and key.column
+    sql = f"SELECT * FROM {connection.ops.quote_name(Game._meta.db_table)} WHERE "
+    sql += f"{connection.ops.quote_name(key.column)} = %s"
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction already serialises writers
+    params = [key.get_db_prep_value(key.to_python(game_id), connection)]
+    found = list(
+        Game.objects.raw(sql, params, using=connection.alias).prefetch_related(SEATS_WITH_USERS)
+    )
+    return found[0] if found else None
 
 
 def seats_in_order(game: Game) -> list[Seat]:
