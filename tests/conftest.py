@@ -40,10 +40,13 @@ def pytest_collection_modifyitems(items):
 
     Every test that uses no database is marked ``no_database``: its outcome cannot depend
     on which database the suite runs on, so CI runs it in one of its two passes only
-    (``.ci/run``; docs/testing.md)."""
+    (``.ci/run``; docs/testing.md). Every test of ``tests/browser/`` is marked ``browser``
+    (CI runs them in its PostgreSQL pass only), whether or not its file says so."""
     from django.db import connection
 
     for item in items:
+        if "browser" in item.path.relative_to(item.config.rootpath).parts[:2]:
+            item.add_marker(pytest.mark.browser)
         uses_database = item.get_closest_marker("django_db") is not None or bool(
             DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
         )
