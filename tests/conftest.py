@@ -34,6 +34,10 @@ DATABASE_FIXTURES = frozenset(
 )
 
 
+# Markers of the tests that take seconds to a minute each (see pytest_collection_modifyitems).
+LONG_MARKERS = ("slow", "faults", "browser")
+
+
 def pytest_collection_modifyitems(items):
     """``@pytest.mark.postgres("why")``: the test needs PostgreSQL (row locks, real
     concurrency); in the suite's SQLite run it is skipped, saying why.
@@ -52,6 +56,10 @@ def pytest_collection_modifyitems(items):
         )
         if not uses_database:
             item.add_marker(pytest.mark.no_database)
+    # The long tests first (processes, browsers, whole games): with two workers stealing
+    # each other's remaining tests, a run then ends on short ones instead of one worker
+    # finishing a minute-long test while the other sits idle (docs/testing.md).
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG_MARKERS))
     if connection.vendor == "postgresql":
         return
     for item in items:
