@@ -333,6 +333,29 @@ def test_every_card_has_a_text_alternative(game, anna):
     assert "<title>1 coin, rat (#2)</title>" in page
 
 
+def test_a_card_is_drawn_in_each_readers_language_and_size():
+    """A card's drawing is made once per card, size and language, then reused: drawn in
+    English, in German and small, each drawing is still its own."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    drawing = Template(
+        '{% load piratz_cards %}{% piratz_card card %}|{% piratz_card card "small" %}'
+    )
+    card = piratz.card(2)
+    english = drawing.render(Context({"card": card}))
+    with translation.override("de"):
+        german = drawing.render(Context({"card": card}))
+    again = drawing.render(Context({"card": card}))
+    assert again == english
+    large, small = english.split("|")
+    assert "<title>1 coin, rat (#2)</title>" in large and 'data-card="2"' in large
+    assert "piratz-card--small" in small and "piratz-card--small" not in large
+    assert "<title>1 Münze, Ratte (#2)</title>" in german
+    other = drawing.render(Context({"card": piratz.card(3)}))
+    assert 'data-card="3"' in other and 'data-card="2"' not in other
+
+
 def test_the_last_round_turns_the_draw_pile_red(anna, bert):
     game = start_game([anna, bert])
     state = game.load_state()

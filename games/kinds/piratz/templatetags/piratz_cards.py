@@ -14,7 +14,12 @@ them; the id and the skull sit in the band. Every treasure symbol carries
 reads to name the treasure clicked.
 """
 
+import functools
+
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from games.kinds.piratz.words import describe_card
 
@@ -31,9 +36,34 @@ _ITEM_PLACES = {
 _RAT_PLACE = (14, 50, 32)
 
 
-@register.inclusion_tag("games/piratz/card.html")
-def piratz_card(card: dict, size: str = "") -> dict:
+CARD_TEMPLATE = "games/piratz/card.html"
+
+
+@register.simple_tag
+def piratz_card(card: dict, size: str = "") -> SafeString:
     """Draw ``card`` face up; ``size`` ``"small"`` for collections and the unseen set."""
+    # A table draws fifty cards or more, and a card's drawing depends only on what the
+    # card shows, its size and the language of its words: each is rendered once per
+    # process (the deck is a few dozen cards) instead of once per card on every page.
+    return _drawing(
+        card["id"],
+        tuple(card["treasures"].items()),
+        bool(card.get("rat")),
+        bool(card.get("skull")),
+        size,
+        get_language(),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _drawing(card_id, treasures: tuple, rat: bool, skull: bool, size: str, language) -> SafeString:
+    card = {"id": card_id, "treasures": dict(treasures), "rat": rat, "skull": skull}
+    # The template escaped every value it drew: its output is safe HTML.
+    return mark_safe(render_to_string(CARD_TEMPLATE, card_context(card, size)))
+
+
+def card_context(card: dict, size: str = "") -> dict:
+    """What ``games/piratz/card.html`` draws for ``card`` at ``size``."""
     symbols = [t for t, count in card["treasures"].items() for _ in range(count)]
     rat = bool(card.get("rat"))
     places = _ITEM_PLACES.get((len(symbols), rat))
