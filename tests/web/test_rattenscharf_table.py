@@ -288,6 +288,27 @@ def test_the_table_reads_german(anna, bert):
     assert "Dein Zug" in page and "Züge, neueste zuerst" in page and "Noch keine Züge." in page
 
 
+def test_the_placements_are_told_in_each_readers_language_one_page_after_another(anna, bert):
+    """The fields and placement sentences are translated once per language, not once per
+    legal placement: an English page and then a German one each read in their own words."""
+    game = play(rattenscharf_game(anna, bert), [anna, bert], act(1, 2, 0), act(3, 2, 1))
+    english = page_of(signed_in(bert), game)
+    User.objects.filter(pk=bert.pk).update(language="de")
+    client = Client()
+    client.force_login(User.objects.get(pk=bert.pk))
+    german = client.get(table_url(game), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert (
+        '<option value="0,0,h,0">from (0, 0) across: green cardamom, red chili, green basil — '
+        "points red 0, green 1; rats visible after: red 0, green 0</option>"
+    ) in english
+    assert (
+        '<option value="0,0,h,0">ab (0, 0) waagerecht: Kardamom (grün), Chili (rot), '
+        "Basilikum (grün) — Punkte rot 0, grün 1; sichtbare Ratten danach: rot 0, grün 0"
+        "</option>"
+    ) in german
+    assert "Chili (rot)" not in english and "red chili" not in german
+
+
 def test_no_page_shows_the_draw_order(anna, bert, moderator):
     """R33: through a game's first turns, for both seats and a spectator, no page holds the
     pile's order (as strip ids or raw numbers) or a pile field."""

@@ -71,12 +71,21 @@ def parse_move(data) -> tuple[int, dict]:
 
 def preview_words(preview: dict, colours: list[str]) -> str:
     """What a placement would do, in words: each colour's points and visible rats."""
-    return _(
+    sentence, colour_words = _preview_sentence(colours)
+    return sentence % {**colour_words, **_preview_values(preview)}
+
+
+def _preview_sentence(colours: list[str]) -> tuple[str, dict]:
+    """``preview_words``'s sentence and its colours' words, in the active language."""
+    sentence = _(
         "points %(red)s %(red_points)d, %(green)s %(green_points)d; "
         "rats visible after: %(red)s %(red_rats)d, %(green)s %(green_rats)d"
-    ) % {
-        "red": words.colour_name(colours[0]),
-        "green": words.colour_name(colours[1]),
+    )
+    return sentence, {"red": words.colour_name(colours[0]), "green": words.colour_name(colours[1])}
+
+
+def _preview_values(preview: dict) -> dict:
+    return {
         "red_points": preview["points"][0],
         "green_points": preview["points"][1],
         "red_rats": preview["rats"][0],
@@ -95,17 +104,23 @@ def placement_choices(view: dict, legal: list[dict], found: list[dict]) -> list[
     previews) as one select's options: each option is one legal action, so a form built
     from a choice can only post a legal move."""
     by_strip: dict[int, list] = {strip["id"]: [] for strip in view["hand"]}
+    # A late table has hundreds of legal placements: each sentence and word is translated
+    # once here, not once a placement (the catalogue lookups were most of the page's time).
+    label_sentence = _("from (%(x)d, %(y)d) %(direction)s: %(fields)s — %(preview)s")
+    loses_words = " — " + _("you would lose to your rats")
+    directions = {key: str(word) for key, word in DIRECTION_WORDS.items()}
+    preview_sentence, colour_words = _preview_sentence(view["colours"])
     for action, preview in zip(legal, found, strict=True):
         fields = laid_fields(action["strip"], action["flip"])
-        label = _("from (%(x)d, %(y)d) %(direction)s: %(fields)s — %(preview)s") % {
+        label = label_sentence % {
             "x": action["x"],
             "y": action["y"],
-            "direction": DIRECTION_WORDS[action["orientation"]],
+            "direction": directions[action["orientation"]],
             "fields": words.field_names(fields),
-            "preview": preview_words(preview, view["colours"]),
+            "preview": preview_sentence % {**colour_words, **_preview_values(preview)},
         }
         if _loses(view, preview):
-            label += " — " + _("you would lose to your rats")
+            label += loses_words
         by_strip[action["strip"]].append({"value": placement_value(action), "label": label})
     return [
         {**_strip(strip), "options": by_strip[strip["id"]]}

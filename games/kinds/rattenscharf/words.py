@@ -7,8 +7,10 @@ secret state, so nothing here can tell the draw order. The interface is
 ``games.describe``'s.
 """
 
+import functools
+
+from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from games.describe.common import (
     Names,
@@ -56,6 +58,14 @@ def seat_colour(seat: int) -> str:
 
 def symbol_name(symbol: str) -> str:
     """A field in words: ``"red chili"``, ``"green rat"``, ``"empty"``, ``"start field"``."""
+    # A late table names a few hundred fields (its board, each legal placement's strip),
+    # three lookups in the catalogue each: the twenty symbols are translated once per
+    # language (a catalogue does not change while the process runs).
+    return _symbol_name_in(symbol, get_language())
+
+
+@functools.cache
+def _symbol_name_in(symbol: str, language: str | None) -> str:
     if symbol == "empty":
         return pgettext("strip field", "empty")
     if symbol == "start":
