@@ -18,6 +18,8 @@ from games.models import Actor, Game, GameStatus, Move, Seat
 # Games that got past their invitations: everyone at them accepted to play together. A
 # declined or expired invitation never makes its people partners (nor shows an address).
 _STARTED = (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABORTED)
+# The newest started games ``recent_groups`` looks through for groups.
+RECENT_GAMES = 50
 
 
 def player_named(name: str) -> User | None:
@@ -137,9 +139,15 @@ class Group:
     names: tuple[str, ...]
 
 
-def partners_of(viewer: User, *, limit: int = 30) -> list[Partner]:
+def partners_of(viewer: User, *, limit: int = 30, games=None) -> list[Partner]:
     """The people ``viewer`` sat with at a started game (``_STARTED``), the most recent
-    game first, at most ``limit``; never the viewer, never a bot's seat."""
+    game first, at most ``limit``; never the viewer, never a bot's seat.
+
+    ``games``: every game of the viewer, already read with its seats and users (My games'
+    list when it is not cut off); the partners are then found in it instead of in a query.
+    """
+    if games is not None:
+        return _partners_in(viewer, games, limit)
     together = Seat.objects.filter(user=viewer, game__status__in=_STARTED).values("game")
     people = (
         User.objects.filter(seats__game__in=together, erased_at__isnull=True)
@@ -150,15 +158,40 @@ def partners_of(viewer: User, *, limit: int = 30) -> list[Partner]:
     return [Partner(id=p.id, name=p.public_name, email=p.email) for p in people[:limit]]
 
 
-def recent_groups(viewer: User, *, limit: int = 3) -> list[Group]:
+def _partners_in(viewer: User, games, limit: int) -> list[Partner]:
+    """``partners_of`` over ``games`` (with their seats and users) instead of a query."""
+    last_game: dict[int, tuple] = {}
+    for game in games:
+        if game.status not in _STARTED:
+            continue
+        for seat in game.seats.all():
+            person = seat.user
+            if person is None or person.pk == viewer.pk or person.erased_at is not None:
+                continue
+            if person.pk not in last_game or game.created_at > last_game[person.pk][0]:
+                last_game[person.pk] = (game.created_at, person)
+    # As the query orders them: the latest game first, then by address.
+    people = sorted(last_game.values(), key=lambda found: found[1].email)
+    people.sort(key=lambda found: found[0], reverse=True)
+    return [Partner(id=p.id, name=p.public_name, email=p.email) for _, p in people[:limit]]
+
+
+def recent_groups(viewer: User, *, limit: int = 3, games=None) -> list[Group]:
     """The viewer's last ``limit`` distinct groups of people (bots left out) from started
-    games with at least one other person, newest first: "play again with them"."""
-    games = (
-        Game.objects.filter(seats__user=viewer, status__in=_STARTED)
-        .defer("state")
-        .prefetch_related("seats__user")
-        .order_by("-created_at")[:50]
-    )
+    games with at least one other person, newest first: "play again with them".
+
+    ``games``: every game of the viewer with its seats and users, as ``partners_of``
+    takes it; the groups are then found in it instead of in a query."""
+    if games is None:
+        games = (
+            Game.objects.filter(seats__user=viewer, status__in=_STARTED)
+            .defer("state")
+            .prefetch_related("seats__user")
+            .order_by("-created_at")[:RECENT_GAMES]
+        )
+    else:
+        started = (game for game in games if game.status in _STARTED)
+        games = sorted(started, key=lambda game: game.created_at, reverse=True)[:RECENT_GAMES]
     groups: list[Group] = []
     seen: set[frozenset[str]] = set()
     for game in games:

@@ -80,6 +80,9 @@ def _seats_with_users():
 # the other players see) and each user with their notification settings (the deadline
 # and the emails read them): one query for all of it, however many seats.
 SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
+# A game's seats with their users and nothing more: for lists that name the people at
+# many games (My games) and read neither their settings nor their vacations.
+SEATS_WITH_PEOPLE = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
 def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
@@ -132,9 +135,10 @@ def vacation_until(user_id: int) -> datetime | None:
     return running.order_by("-ends_at").values_list("ends_at", flat=True).first()
 
 
-def games_of(user: User):
-    """The games ``user`` holds a seat in (staff included), seats and users prefetched."""
-    return Game.objects.filter(seats__user=user).prefetch_related(SEATS_WITH_USERS)
+def games_of(user: User, *, seats: Prefetch = SEATS_WITH_USERS):
+    """The games ``user`` holds a seat in (staff included), ``seats`` prefetched (as
+    ``SEATS_WITH_USERS`` unless given: ``SEATS_WITH_PEOPLE`` for a list of names)."""
+    return Game.objects.filter(seats__user=user).prefetch_related(seats)
 
 
 def games_waiting_on(user: User):

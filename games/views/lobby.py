@@ -259,7 +259,8 @@ def _my_games(user):
     is the one the annotations read (filter before annotate), so no second join.
     """
     games = (
-        queries.games_of(user)
+        # The list names the people at each game: their settings and vacations stay unread.
+        queries.games_of(user, seats=queries.SEATS_WITH_PEOPLE)
         # The list never shows the table: leave the engine state (the largest column) unread.
         .defer("state")
         .annotate(my_seat=F("seats__seat"), my_accepted_at=F("seats__accepted_at"))
@@ -338,8 +339,12 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """
     if request.method == "POST" and request.POST.get("form") == "answer":
         return _answer_invitation(request)
-    partners = players.partners_of(request.user)
-    groups = players.recent_groups(request.user)
+    listed = _my_games(request.user)
+    # Unless the list was cut off, it holds every game of the reader with its seats and
+    # people: the partners and groups the form suggests are found there, not read again.
+    every_game = listed if len(listed) < MY_GAMES_LIMIT else None
+    partners = players.partners_of(request.user, games=every_game)
+    groups = players.recent_groups(request.user, games=every_game)
     form = CreateGameForm(
         initial={
             "game": kinds()[0],
@@ -381,7 +386,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
         status = 400
     zone = settings_for(request.user).zone
     rows = []
-    for game in _my_games(request.user):
+    for game in listed:
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
         names = describe.Names(
             [s.public_name for s in seats],

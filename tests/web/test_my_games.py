@@ -3,6 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
+import time_machine
 from django.test import Client
 
 from accounts import preferences
@@ -172,7 +173,7 @@ def test_the_list_costs_the_same_queries_for_one_game_or_many(
 ):
     client = client_of(anna)
     start_game([anna, bert], seed=3)
-    with django_assert_max_num_queries(12) as one:
+    with django_assert_max_num_queries(5) as one:
         client.get("/games/")
     for seed in range(4, 10):
         start_game([anna, bert, carla], seed=seed)
@@ -268,3 +269,43 @@ def test_a_bots_turn_is_said_to_be_about_to_move_not_to_end_in_minutes(anna, cli
         assert "minutes" not in body and "Deadline" not in body and "next deadline" not in body
     client.cookies["django_language"] = "de"
     assert "der Bot zieht gleich" in client.get("/games/").content.decode()
+
+
+def test_the_forms_suggestions_found_in_the_list_are_the_queries(anna, bert, carla, outsider):
+    """My games finds the people and groups it suggests in the games it lists (when the
+    list holds them all) instead of reading them again: the same people, in the same order."""
+    from accounts import erasure
+    from accounts.models import User
+    from games import players, queries
+
+    dora, emil = (User.objects.create_user(f"{name}@example.com") for name in ("dora", "emil"))
+    with time_machine.travel(datetime(2026, 3, 1, 12, tzinfo=UTC)) as clock:
+        start_game([anna, dora])
+        clock.shift(60)
+        start_game([anna, bert, carla])
+        clock.shift(60)
+        actions.do_create_game(anna, [anna.email, outsider.email])  # invited: not started
+        clock.shift(60)
+        start_game([anna, bert])
+        clock.shift(60)
+        start_game([emil, anna])
+        clock.shift(60)
+        actions.do_create_game(anna, ["bot:careful", anna.email])  # a bot: nobody to suggest
+    erasure.erase_user(emil.pk)
+    listed = list(queries.games_of(anna, seats=queries.SEATS_WITH_PEOPLE))
+    partners = players.partners_of(anna, games=listed)
+    assert [p.email for p in partners] == [
+        "bert@example.com",
+        "carla@example.com",
+        "dora@example.com",
+    ]
+    assert partners == players.partners_of(anna)
+    groups = players.recent_groups(anna, games=listed)
+    assert [g.emails for g in groups] == [
+        ("anna@example.com", "bert@example.com"),
+        ("anna@example.com", "bert@example.com", "carla@example.com"),
+        ("anna@example.com", "dora@example.com"),
+    ]
+    assert [(g.game.id, g.names) for g in groups] == [
+        (g.game.id, g.names) for g in players.recent_groups(anna)
+    ]
