@@ -9,7 +9,8 @@ page fetches itself again as a reload would. The news goes out one of two ways:
   game's group; every stream of the game, in whichever ASGI process, receives it. The
   caller (a move's ``on_commit``) only puts it in a queue: the move path never waits on
   Redis, and a Redis outage loses news (the pages catch up from the version on reconnect)
-  but never a move.
+  but never a move. A stream server's streams listen through one ``Fanout`` per process:
+  one channel on the layer, one receive loop and one keepalive timer for all of them.
 - Without one (``make run``, the tests), each stream reads the game's version and status
   once every ``TABLE_STREAM_POLL_SECONDS`` itself, so a move committed by the Celery worker
   still shows; the news a version does not tell (talk, the clock) is a cache key the
@@ -25,9 +26,12 @@ import queue
 import threading
 import time
 import uuid
+import weakref
+from contextlib import suppress
 from functools import partial
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
@@ -67,10 +71,17 @@ def announce(game_id, version: int, status: str, what: str) -> None:
     """Tell the streams of game ``game_id`` that its table changed: one cheap call, made
     after commit (``announce_on_commit``). Never raises and never waits on the network."""
     if has_cross_process_layer():
+        group = group_name(game_id)
         _sender().put(
             (
-                group_name(game_id),
-                {"type": TABLE_NEWS, "version": version, "status": status, "what": what},
+                group,
+                {
+                    "type": TABLE_NEWS,
+                    "group": group,
+                    "version": version,
+                    "status": status,
+                    "what": what,
+                },
             )
         )
     elif what in (TALK, CLOCK):
@@ -83,7 +94,8 @@ def announce_presence(game_id) -> None:
     """Tell the streams of game ``game_id`` that someone arrived or left (each re-reads
     ``games.presence``). A polling stream re-reads presence on its own: nothing to send."""
     if has_cross_process_layer():
-        _sender().put((group_name(game_id), {"type": PRESENCE_NEWS}))
+        group = group_name(game_id)
+        _sender().put((group, {"type": PRESENCE_NEWS, "group": group}))
 
 
 def announce_on_commit(game: Game, what: str) -> None:
@@ -167,3 +179,129 @@ def _sender() -> _Sender:
         if _the_sender is None or _the_sender.pid != os.getpid():
             _the_sender = _Sender()
         return _the_sender
+
+
+# --- the receiving side: one layer channel per process, fanned out to its streams -------
+
+
+# What a stream's inbox is given when the layer is lost (Redis away): the stream ends.
+LAYER_LOST = {"type": "table.layer_lost"}
+# What every stream's inbox is given each TABLE_STREAM_KEEPALIVE_SECONDS: send a keepalive.
+KEEPALIVE_DUE = {"type": "table.keepalive_due"}
+
+
+class Fanout:
+    """The streams of one process (one event loop) listening through one channel.
+
+    Channels' Redis layer already sends a group's message once to each process; but a
+    ``receive`` per stream costs every stream, for every message, two tasks, a wait, the
+    layer's receive lock handed on and a timer re-armed (BENCHMARKS.md "Table streams").
+    So a process's streams share one channel and one receive loop, which puts each
+    message (its ``group`` names the game) into the inbox of each stream of that game
+    only. When the layer fails, every inbox gets ``LAYER_LOST`` and the fan-out starts
+    afresh (a new channel, the groups joined again by the reconnecting streams); when its
+    last stream leaves, the receive loop stops: no process wakes for an idle layer.
+
+    The keepalives are the fan-out's too: one timer per process gives every inbox
+    ``KEEPALIVE_DUE`` each ``TABLE_STREAM_KEEPALIVE_SECONDS``, where a timer per stream,
+    re-armed after each of its events, cost every stream an event again.
+    """
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.inboxes: dict[str, set[asyncio.Queue]] = {}
+        self.receiving: asyncio.Task | None = None
+        self.ticking: asyncio.Task | None = None
+        # Joins and leaves in turn: a leave's group_discard must not undo a join under way.
+        self.membership = asyncio.Lock()
+
+    async def listen(self, group: str) -> asyncio.Queue:
+        """An inbox of ``group``'s messages sent from now on (the group joined on return).
+        Raises what the layer raises (Redis away)."""
+        inbox: asyncio.Queue = asyncio.Queue()
+        async with self.membership:
+            if self.channel is None:
+                self.channel = await self.layer.new_channel()
+            channel = self.channel
+            self.inboxes.setdefault(group, set()).add(inbox)
+            try:
+                # On every listen, not only the group's first: it renews the layer's
+                # group expiry for as long as a stream of the game stays open.
+                await self.layer.group_add(group, channel)
+                if self.channel != channel:
+                    raise ConnectionError("the channel layer was lost while joining")
+            except BaseException:
+                self._forget(group, inbox)
+                raise
+            if self.receiving is None:
+                loop = asyncio.get_running_loop()
+                self.receiving = loop.create_task(self._receive(channel))
+                self.ticking = loop.create_task(self._tick())
+        return inbox
+
+    async def unlisten(self, group: str, inbox: asyncio.Queue) -> None:
+        """Stop putting ``group``'s messages into ``inbox``; leave the group with its last."""
+        async with self.membership:
+            if inbox not in self.inboxes.get(group, ()):
+                return  # the layer was lost meanwhile: nothing joined any more
+            channel = self.channel
+            if self._forget(group, inbox):
+                with suppress(Exception):  # Redis away: the group expires by itself
+                    await self.layer.group_discard(group, channel)
+            if not self.inboxes and self.receiving is not None:
+                self._stop()
+                self.channel = None
+
+    def _forget(self, group: str, inbox: asyncio.Queue) -> bool:
+        """Drop ``inbox``; whether it was the group's last."""
+        queues = self.inboxes.get(group, set())
+        queues.discard(inbox)
+        if queues:
+            return False
+        self.inboxes.pop(group, None)
+        return True
+
+    def _stop(self) -> None:
+        for task in (self.receiving, self.ticking):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.receiving = self.ticking = None
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(settings.TABLE_STREAM_KEEPALIVE_SECONDS)
+            for queues in self.inboxes.values():
+                for inbox in queues:
+                    inbox.put_nowait(KEEPALIVE_DUE)
+
+    async def _receive(self, channel: str) -> None:
+        try:
+            while True:
+                message = await self.layer.receive(channel)
+                for inbox in self.inboxes.get(message.get("group"), ()):
+                    inbox.put_nowait(message)
+        except Exception:
+            logger.warning("table streams lost their channel layer", exc_info=True)
+            if self.channel == channel:
+                queues, self.inboxes = self.inboxes, {}
+                self._stop()
+                self.channel = None
+                for group_inboxes in queues.values():
+                    for inbox in group_inboxes:
+                        inbox.put_nowait(LAYER_LOST)
+
+
+# One fan-out per event loop (uvicorn runs one; tests run one per test).
+_fanouts: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def fanout(layer) -> Fanout:
+    """The running loop's fan-out of ``layer`` (a new one when the layer was replaced)."""
+    loop = asyncio.get_running_loop()
+    found = _fanouts.get(loop)
+    if found is None or found.layer is not layer:
+        found = _fanouts[loop] = Fanout(layer)
+    return found

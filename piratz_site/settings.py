@@ -686,7 +686,15 @@ CHANNEL_LAYERS = (
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
-                    env.url("CHANNEL_LAYER_URL", _CHANNEL_LAYER_URL, schemes=("redis", "rediss"))
+                    {
+                        "address": env.url(
+                            "CHANNEL_LAYER_URL", _CHANNEL_LAYER_URL, schemes=("redis", "rediss")
+                        ),
+                        # Above the layer's 5 s blocking pop: redis-py's default read timeout
+                        # (5 s) ended that pop, and with it the process's receive loop (every
+                        # stream), each time nothing happened for 5 s.
+                        "socket_timeout": 15,
+                    }
                 ],
                 "prefix": "piratz-live",
             },

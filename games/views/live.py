@@ -22,7 +22,6 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import suppress
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
@@ -266,13 +265,12 @@ class TableStream:
 
     async def _pushed(self, layer) -> AsyncIterator[bytes]:
         group = live.group_name(self.game_id)
-        channel = None
+        fanout = live.fanout(layer)
+        news = None
         try:
-            channel = await layer.new_channel()
-            await layer.group_add(group, channel)
+            news = await fanout.listen(group)
         except Exception:  # the layer's Redis is away: tell the table as it is, then end
             logger.warning("table stream without its channel layer", exc_info=True)
-            channel = None
         try:
             # Joined first, read second: a change between the two is sent twice, never lost.
             shown = await _shared(self.read)(with_news=False)
@@ -280,22 +278,17 @@ class TableStream:
                 return
             yield RETRY + table_event(shown.version, shown.status, live.CONNECT)
             yield presence_event(shown.seats)
-            if channel is None:
+            if news is None:
                 return  # the browser reconnects in RECONNECT_MS and catches up again
             seats = shown.seats
             while True:
-                try:
-                    message = await asyncio.wait_for(
-                        layer.receive(channel), settings.TABLE_STREAM_KEEPALIVE_SECONDS
-                    )
-                except TimeoutError:
+                message = await news.get()
+                if message is live.KEEPALIVE_DUE:  # the fan-out's timer: one per process
                     await _shared(self.stay)()
                     yield KEEPALIVE
-                    continue
-                except Exception:  # the layer's Redis went away: end; the browser reconnects
-                    logger.warning("table stream lost its channel layer", exc_info=True)
-                    return
-                if message.get("type") == live.TABLE_NEWS:
+                elif message is live.LAYER_LOST:
+                    return  # the layer's Redis went away: the browser reconnects
+                elif message.get("type") == live.TABLE_NEWS:
                     if self.watcher and not await _shared(watching.still_watchable)(self.game_id):
                         return  # the host made the game private: nothing more to watch
                     yield table_event(message["version"], message["status"], message["what"])
@@ -305,6 +298,5 @@ class TableStream:
                         seats = now
                         yield presence_event(seats)
         finally:
-            if channel is not None:
-                with suppress(Exception):
-                    await layer.group_discard(group, channel)
+            if news is not None:
+                await fanout.unlisten(group, news)
