@@ -5,7 +5,6 @@ through ``games.actions`` (which locks the row, checks the version and logs the 
 """
 
 import copy
-import hashlib
 import uuid
 from datetime import datetime, timedelta
 
@@ -14,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import pgettext_lazy
 
+from core import rows
 from games.catalogue import rules_for
 from games.seat_names import seat_name
 
@@ -575,7 +575,7 @@ class SeatOffer(models.Model):
     @staticmethod
     def hash_token(token: str) -> str:
         """What is stored of an emailed offer's link token (``token_hash``)."""
-        return hashlib.sha256(token.encode()).hexdigest()
+        return rows.hash_token(token)
 
 
 class GameNote(models.Model):
