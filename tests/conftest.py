@@ -35,7 +35,7 @@ DATABASE_FIXTURES = frozenset(
 
 
 # Markers of the tests that take seconds to a minute each (see pytest_collection_modifyitems).
-LONG_MARKERS = ("slow", "faults", "browser")
+LONG_MARKERS = ("slow", "faults", "browser", "playthrough")
 
 
 def pytest_collection_modifyitems(items):
@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(items):
     Every test that uses no database is marked ``no_database``: its outcome cannot depend
     on which database the suite runs on, so CI runs it in one of its two passes only
     (``.ci/run``; docs/testing.md). Every test of ``tests/browser/`` is marked ``browser``
-    (CI runs them in its PostgreSQL pass only), whether or not its file says so."""
+    (CI runs them in its SQLite pass only), whether or not its file says so."""
     from django.db import connection
 
     for item in items:

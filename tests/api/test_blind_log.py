@@ -17,7 +17,7 @@ from tests.factories import client_for, start_game
 
 from .playthrough import play_over_http
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.playthrough]
 
 REDUCED_KEYS = {"number", "seat", "action", "revealed", "automatic", "at"}
 

@@ -10,7 +10,7 @@ from tests.factories import client_for, start_game
 from .playthrough import play_over_http
 from .secrets_scan import assert_no_secrets
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.playthrough]
 
 
 def scan_new_emails(game, after_id: int, state, *, blind: bool) -> tuple[int, int]:

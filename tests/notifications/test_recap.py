@@ -139,6 +139,7 @@ def scan_new_emails(game: Game, seen: set[int]) -> int:
     return checked
 
 
+@pytest.mark.playthrough
 @pytest.mark.parametrize("blind", [False, True])
 def test_no_email_of_a_whole_game_shows_hidden_information(anna, bert, carla, blind, time_machine):
     users = [anna, bert, carla]

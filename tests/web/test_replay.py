@@ -161,6 +161,7 @@ def test_a_game_not_started_has_nothing_to_replay(anna, bert):
     assert status == 200 and "nothing to replay" in body
 
 
+@pytest.mark.playthrough
 @pytest.mark.parametrize("blind", [False, True])
 def test_no_replay_step_shows_hidden_information_mid_game(anna, bert, carla, blind):
     """Every step of the replay, for every player, mid-game: no shuffle key, no draw
