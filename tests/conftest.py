@@ -69,6 +69,18 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(autouse=True)
+def _eager_results_readable():
+    """A test may read an eager task's result (``.delay().get()``). An embedded Celery
+    worker (``start_worker``: tests/notifications/test_celery_worker.py) marks the whole
+    process as a worker, where such a read would block inside a task, and the mark can
+    outlive the worker: a later test's ``get()`` then refused, depending on the order."""
+    from celery.result import allow_join_result
+
+    with allow_join_result():
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in English: a request answered in German (LocaleMiddleware) leaves
     German active in the thread, and a later test's own describe() calls would follow it."""
