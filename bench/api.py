@@ -418,7 +418,7 @@ class Gunicorn(servers.Gunicorn):
 class HeldStreams:
     """``--streams-per-seat``: each bench game's table stream open that many times per seat
     while the phases play, so that every move's news goes out to open streams as in
-    production (after commit, through Channels' Redis layer, to a uvicorn process). The
+    production (after commit, through Redis publish/subscribe, to a uvicorn process). The
     streams are read by ``bench/streams.py --hold`` in a process of its own."""
 
     def __init__(self, env: dict[str, str], games: list[BenchGame], per_seat: int):
@@ -828,7 +828,7 @@ def main(argv=None) -> int:
         type=int,
         default=0,
         help="keep each bench game's table stream open this many times per seat while "
-        "playing (uvicorn and the Redis channel layer, as production; needs --cache-url; "
+        "playing (uvicorn and the Redis news bus, as production; needs --cache-url; "
         "default 0: no streams)",
     )
     parser.add_argument(
@@ -902,7 +902,7 @@ def main(argv=None) -> int:
     if args.streams_per_seat < 0:
         parser.error("--streams-per-seat must be at least 0")
     if args.streams_per_seat and not args.cache_url:
-        parser.error("--streams-per-seat needs --cache-url (the streams' Redis channel layer)")
+        parser.error("--streams-per-seat needs --cache-url (the streams' Redis news bus)")
 
     started = time.monotonic()
     deadline = started + args.max_seconds

@@ -2,7 +2,7 @@
 move, in a count the machine's load does not change (BENCHMARKS.md "Table streams").
 
 Sets up as ``bench/streams.py`` does (a fresh PostgreSQL database, a ``redis-server`` of its
-own for the channel layer and the cache, two-player games with a signed-in stream per seat),
+own for the news bus and the cache, two-player games with a signed-in stream per seat),
 but serves ``piratz_site.asgi`` with uvicorn inside a child process of this script
 (``--serve``) whose event loop thread carries a ``sys.setprofile`` hook. While ``--moves``
 moves are committed here and their events read back, the hook counts every Python and C
@@ -42,9 +42,7 @@ from tests import servers  # noqa: E402
 
 # Where a call was made, by the first of these found in its file's path (else "other").
 AREAS = (
-    ("channels_redis/", "channels_redis (the layer's receive)"),
-    ("channels/", "channels"),
-    ("redis/", "redis client"),
+    ("redis/", "redis client (the news bus's receive)"),
     ("django/core/handlers/", "Django's ASGI handler"),
     ("django/http/", "Django's response"),
     ("/games/", "the stream (games.views.live)"),

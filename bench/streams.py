@@ -1,7 +1,7 @@
 """Benchmark of the table streams: one uvicorn process holding many open streams.
 
 Steps: (re)create the bench database, migrate, create two-player games and a signed-in
-session per seat in-process, start a redis-server of our own (the channel layer and the
+session per seat in-process, start a redis-server of our own (the news bus and the
 cache, as production keeps them) and one uvicorn process (``piratz_site.asgi``), open
 ``--streams`` streams (``GET /games/<id>/events``, one per seat) from this process over
 127.0.0.1, then report the uvicorn process's memory, its CPU while every stream sits idle

@@ -4,13 +4,14 @@ A table's stream (``games.views.live``) carries no game state: only that the tab
 (the game's version and status, and what kind of change) and which seats are at it, so a
 page fetches itself again as a reload would. The news goes out one of two ways:
 
-- With a channel layer (``settings.CHANNEL_LAYERS``: Redis in production), ``announce``
-  hands the news to one sender thread of this process, which ``group_send``s it to the
-  game's group; every stream of the game, in whichever ASGI process, receives it. The
-  caller (a move's ``on_commit``) only puts it in a queue: the move path never waits on
-  Redis, and a Redis outage loses news (the pages catch up from the version on reconnect)
-  but never a move. A stream server's streams listen through one ``Fanout`` per process:
-  one channel on the layer, one receive loop and one keepalive timer for all of them.
+- With Redis (``settings.TABLE_NEWS_URL``: production's), ``announce`` hands the news to
+  one sender thread of this process, which publishes it on the game's channel
+  (``games.news_bus``); every stream of the game, in whichever ASGI process, receives it.
+  The caller (a move's ``on_commit``) only puts it in a queue: the move path never waits
+  on Redis, and a Redis outage loses news (the pages catch up from the version on
+  reconnect) but never a move. A stream server's streams listen through one ``Fanout``
+  per process: one subscriber connection, one receive loop and one keepalive timer for
+  all of them.
 - Without one (``make run``, the tests), each stream reads the game's version and status
   once every ``TABLE_STREAM_POLL_SECONDS`` itself, so a move committed by the Celery worker
   still shows; the news a version does not tell (talk, the clock) is a cache key the
@@ -30,13 +31,13 @@ import weakref
 from contextlib import suppress
 from functools import partial
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
 from games import events
 from games.models import Game
+from games.news_bus import NewsBus
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ logger = logging.getLogger(__name__)
 MOVE, TALK, CLOCK, STARTED, ENDED = "move", "talk", "clock", "started", "ended"
 # The first event of every stream: the table as it is at connect (the catch-up).
 CONNECT = "connect"
-# The group message types (``type`` of a channel layer message).
+# The message types (``type`` of a published message).
 TABLE_NEWS = "table.news"
 PRESENCE_NEWS = "table.presence"
 # How many times, and how far apart, the sender tries a group_send Redis refused.
@@ -53,7 +54,7 @@ SEND_RETRY_SECONDS = 1.0
 
 
 def group_name(game_id) -> str:
-    """The channel layer group of one game's streams (letters, digits, ``-``, ``.``)."""
+    """The group (Redis channel, under ``news_bus.CHANNEL_PREFIX``) of one game's streams."""
     return f"table.{game_id}"
 
 
@@ -62,9 +63,24 @@ def news_key(game_id) -> str:
     return f"table-news:{game_id}"
 
 
+_buses_lock = threading.Lock()
+_buses: dict[str, NewsBus] = {}
+
+
+def news_bus() -> NewsBus | None:
+    """The bus on ``settings.TABLE_NEWS_URL``, one per process; None without Redis."""
+    url = settings.TABLE_NEWS_URL
+    if not url:
+        return None
+    with _buses_lock:
+        if url not in _buses:
+            _buses[url] = NewsBus(url)
+        return _buses[url]
+
+
 def has_cross_process_layer() -> bool:
-    """Whether news reaches streams through a channel layer (else they poll the version)."""
-    return get_channel_layer() is not None
+    """Whether news reaches streams through Redis (else they poll the version)."""
+    return bool(settings.TABLE_NEWS_URL)
 
 
 def announce(game_id, version: int, status: str, what: str) -> None:
@@ -137,9 +153,8 @@ def connect_receivers() -> None:
 
 
 class _Sender:
-    """One daemon thread per process with its own event loop: ``group_send``s what
-    ``put`` queues, in order, retrying a refused send a few times. One loop keeps the
-    layer's Redis connections open between sends (a loop per call would open new ones)."""
+    """One daemon thread per process: publishes what ``put`` queues, in order, retrying a
+    refused publish a few times (the move that queued it has long been answered)."""
 
     def __init__(self) -> None:
         self.pid = os.getpid()
@@ -153,13 +168,13 @@ class _Sender:
     def _run(self) -> None:
         # A plain blocking get, not an executor's: a daemon thread waiting here never holds
         # up the process's exit (an executor's worker thread would be joined at exit).
-        loop = asyncio.new_event_loop()
-        layer = get_channel_layer()
         while True:
             group, message = self.queue.get()
+            bus = news_bus()
             for attempt in range(1, SEND_ATTEMPTS + 1):
                 try:
-                    loop.run_until_complete(layer.group_send(group, message))
+                    if bus is not None:
+                        bus.publish(group, message)
                     break
                 except Exception:  # Redis away: the pages catch up when their streams reconnect
                     if attempt == SEND_ATTEMPTS:
@@ -181,26 +196,28 @@ def _sender() -> _Sender:
         return _the_sender
 
 
-# --- the receiving side: one layer channel per process, fanned out to its streams -------
+# --- the receiving side: one subscriber per process, fanned out to its streams ----------
 
 
-# What a stream's inbox is given when the layer is lost (Redis away): the stream ends.
+# What a stream's inbox is given when the bus is lost (Redis away): the stream ends.
 LAYER_LOST = {"type": "table.layer_lost"}
 # What every stream's inbox is given each TABLE_STREAM_KEEPALIVE_SECONDS: send a keepalive.
 KEEPALIVE_DUE = {"type": "table.keepalive_due"}
 
 
 class Fanout:
-    """The streams of one process (one event loop) listening through one channel.
+    """The streams of one process (one event loop) listening through one subscriber.
 
-    Channels' Redis layer already sends a group's message once to each process; but a
-    ``receive`` per stream costs every stream, for every message, two tasks, a wait, the
-    layer's receive lock handed on and a timer re-armed (BENCHMARKS.md "Table streams").
-    So a process's streams share one channel and one receive loop, which puts each
-    message (its ``group`` names the game) into the inbox of each stream of that game
-    only. When the layer fails, every inbox gets ``LAYER_LOST`` and the fan-out starts
-    afresh (a new channel, the groups joined again by the reconnecting streams); when its
-    last stream leaves, the receive loop stops: no process wakes for an idle layer.
+    ``layer`` is the process's ``games.news_bus.NewsBus`` (its ``new_channel``,
+    ``group_add``, ``group_discard``, ``receive`` and ``discard_channel``). A receive per
+    stream would cost every stream, for every message, a wake-up and a read of its own
+    (BENCHMARKS.md "Table streams"); so a process's streams share one subscriber
+    connection and one receive loop, which puts each message (its ``group`` names the
+    game) into the inbox of each stream of that game only. A game's channel is subscribed
+    with its first stream and left with its last. When the connection fails, every inbox
+    gets ``LAYER_LOST`` and the fan-out starts afresh (a new subscriber, the groups joined
+    again by the reconnecting streams); when its last stream leaves, the receive loop
+    stops and the connection closes: no process wakes for an idle bus.
 
     The keepalives are the fan-out's too: one timer per process gives every inbox
     ``KEEPALIVE_DUE`` each ``TABLE_STREAM_KEEPALIVE_SECONDS``, where a timer per stream,
@@ -224,13 +241,13 @@ class Fanout:
             if self.channel is None:
                 self.channel = await self.layer.new_channel()
             channel = self.channel
+            first = group not in self.inboxes
             self.inboxes.setdefault(group, set()).add(inbox)
             try:
-                # On every listen, not only the group's first: it renews the layer's
-                # group expiry for as long as a stream of the game stays open.
-                await self.layer.group_add(group, channel)
+                if first:
+                    await self.layer.group_add(group, channel)
                 if self.channel != channel:
-                    raise ConnectionError("the channel layer was lost while joining")
+                    raise ConnectionError("the news bus was lost while joining")
             except BaseException:
                 self._forget(group, inbox)
                 raise
@@ -244,14 +261,16 @@ class Fanout:
         """Stop putting ``group``'s messages into ``inbox``; leave the group with its last."""
         async with self.membership:
             if inbox not in self.inboxes.get(group, ()):
-                return  # the layer was lost meanwhile: nothing joined any more
+                return  # the bus was lost meanwhile: nothing joined any more
             channel = self.channel
-            if self._forget(group, inbox):
-                with suppress(Exception):  # Redis away: the group expires by itself
+            if self._forget(group, inbox) and self.inboxes:
+                with suppress(Exception):  # Redis away: the receive loop ends them all
                     await self.layer.group_discard(group, channel)
             if not self.inboxes and self.receiving is not None:
                 self._stop()
                 self.channel = None
+                with suppress(Exception):
+                    await self.layer.discard_channel(channel)
 
     def _forget(self, group: str, inbox: asyncio.Queue) -> bool:
         """Drop ``inbox``; whether it was the group's last."""
@@ -282,7 +301,7 @@ class Fanout:
                 for inbox in self.inboxes.get(message.get("group"), ()):
                     inbox.put_nowait(message)
         except Exception:
-            logger.warning("table streams lost their channel layer", exc_info=True)
+            logger.warning("table streams lost their news bus", exc_info=True)
             if self.channel == channel:
                 queues, self.inboxes = self.inboxes, {}
                 self._stop()
@@ -290,6 +309,8 @@ class Fanout:
                 for group_inboxes in queues.values():
                     for inbox in group_inboxes:
                         inbox.put_nowait(LAYER_LOST)
+            with suppress(Exception):
+                await self.layer.discard_channel(channel)
 
 
 # One fan-out per event loop (uvicorn runs one; tests run one per test).

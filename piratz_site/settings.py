@@ -676,32 +676,14 @@ CACHES = {
 }
 
 # The table stream (games.live, games.views.live; docs/operating.md "The table stream"):
-# news of a game reaches the streams of every ASGI process through Channels' Redis layer,
-# on the cache's Redis unless CHANNEL_LAYER_URL names another. Without Redis (`make run`)
-# there is no layer, and each stream reads its game's version every TABLE_STREAM_POLL_SECONDS.
-_CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", "") or env.str("CACHE_URL", "")
-CHANNEL_LAYERS = (
-    {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": env.url(
-                            "CHANNEL_LAYER_URL", _CHANNEL_LAYER_URL, schemes=("redis", "rediss")
-                        ),
-                        # Above the layer's 5 s blocking pop: redis-py's default read timeout
-                        # (5 s) ended that pop, and with it the process's receive loop (every
-                        # stream), each time nothing happened for 5 s.
-                        "socket_timeout": 15,
-                    }
-                ],
-                "prefix": "piratz-live",
-            },
-        }
-    }
-    if _CHANNEL_LAYER_URL
-    else {}
+# news of a game reaches the streams of every ASGI process through Redis publish/subscribe
+# (games.news_bus), on the cache's Redis unless TABLE_NEWS_URL names another. Without Redis
+# (`make run`) each stream reads its game's version every TABLE_STREAM_POLL_SECONDS.
+_TABLE_NEWS_URL = env.str("TABLE_NEWS_URL", "") or env.str("CACHE_URL", "")
+TABLE_NEWS_URL = (
+    env.url("TABLE_NEWS_URL", _TABLE_NEWS_URL, schemes=("redis", "rediss"))
+    if _TABLE_NEWS_URL
+    else ""
 )
 TABLE_STREAM_POLL_SECONDS = env.int("TABLE_STREAM_POLL_SECONDS", 1, min_value=1)
 # A comment line this often keeps proxies from closing an idle stream and tells the server

@@ -35,6 +35,6 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405
 # Bots move at once in tests (their tasks run only where a test sends them to a worker).
 BOT_MOVE_DELAY_SECONDS = 0
-# No channel layer (even where CI sets CACHE_URL): the table streams poll the version, and
-# the tests of the Redis layer (tests/web/test_table_stream.py) configure it themselves.
-CHANNEL_LAYERS = {}
+# No news bus (even where CI sets CACHE_URL): the table streams poll the version, and the
+# tests of the Redis bus (tests/web/test_table_stream*.py) configure it themselves.
+TABLE_NEWS_URL = ""

@@ -10,8 +10,8 @@ current version. The contract: docs/decisions/0007-live-table-stream.md.
 
 Served two ways by the same view:
 - under ASGI (production's stream server, uvicorn: docs/operating.md), an async iterator
-  waiting on the channel layer (``games.live``), or polling the version when no layer is
-  configured;
+  waiting on the news bus (``games.live``: Redis publish/subscribe), or polling the
+  version when no Redis is configured;
 - under WSGI (``make run``'s runserver, the tests' live server), a plain iterator polling
   the version once a second: each open stream holds one of the server's threads.
 """
@@ -25,7 +25,6 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
@@ -218,22 +217,22 @@ class TableStream:
         finally:
             self.leave()
 
-    # --- ASGI: waiting on the channel layer (or polling without one) ----------------------
+    # --- ASGI: waiting on the news bus (or polling without Redis) -------------------------
 
     async def events_async(self) -> AsyncIterator[bytes]:
         """The stream under ASGI (Django cancels it when the reader disconnects)."""
-        layer = get_channel_layer()
+        bus = live.news_bus()
         # The request's own thread opened a database connection (its session, its user)
         # that it would hold as long as the stream lives: one per reader. Closed here; the
         # stream's reads run in the shared worker threads (``_shared``) instead.
         await sync_to_async(_release_connections)()
         await _shared(self.arrive)()
         try:
-            if layer is None:
+            if bus is None:
                 async for chunk in self._polled():
                     yield chunk
             else:
-                async for chunk in self._pushed(layer):
+                async for chunk in self._pushed(bus):
                     yield chunk
         finally:
             await _shared(self.leave)()
@@ -263,14 +262,14 @@ class TableStream:
                 yield KEEPALIVE
                 kept = time.monotonic()
 
-    async def _pushed(self, layer) -> AsyncIterator[bytes]:
+    async def _pushed(self, bus) -> AsyncIterator[bytes]:
         group = live.group_name(self.game_id)
-        fanout = live.fanout(layer)
+        fanout = live.fanout(bus)
         news = None
         try:
             news = await fanout.listen(group)
-        except Exception:  # the layer's Redis is away: tell the table as it is, then end
-            logger.warning("table stream without its channel layer", exc_info=True)
+        except Exception:  # the bus's Redis is away: tell the table as it is, then end
+            logger.warning("table stream without its news bus", exc_info=True)
         try:
             # Joined first, read second: a change between the two is sent twice, never lost.
             shown = await _shared(self.read)(with_news=False)
@@ -287,7 +286,7 @@ class TableStream:
                     await _shared(self.stay)()
                     yield KEEPALIVE
                 elif message is live.LAYER_LOST:
-                    return  # the layer's Redis went away: the browser reconnects
+                    return  # the bus's Redis went away: the browser reconnects
                 elif message.get("type") == live.TABLE_NEWS:
                     if self.watcher and not await _shared(watching.still_watchable)(self.game_id):
                         return  # the host made the game private: nothing more to watch

@@ -121,7 +121,7 @@ def site(browser, live_server, transactional_db, settings) -> Site:
     """
     settings.SITE_URL = live_server.url
     settings.CSRF_TRUSTED_ORIGINS = [live_server.url]
-    # The live server has no channel layer: its table streams poll the game's version.
+    # The live server has no news bus: its table streams poll the game's version.
     # A tenth of a second (production's fallback polls every second) keeps a whole game
     # of moves arriving on the other page from waiting a second each.
     settings.TABLE_STREAM_POLL_SECONDS = 0.1

@@ -1,7 +1,7 @@
 """The table stream under faults (issue 34): a dropped stream, a restarted stream server and a
 restarted Redis lose no update. The stack's gunicorn plays the moves over the API; a
-uvicorn process of our own (``piratz_site.asgi``, the same environment: Channels' Redis
-layer on the stack's Redis) serves Bert's stream, read over a raw socket. Every (re)connect
+uvicorn process of our own (``piratz_site.asgi``, the same environment: the news bus on
+the stack's Redis) serves Bert's stream, read over a raw socket. Every (re)connect
 must first say the game's current version (the catch-up); while connected, a move arrives
 pushed through Redis."""
 

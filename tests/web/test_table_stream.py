@@ -1,7 +1,7 @@
 """The table's live stream (games.views.live, games.live): who may open it, what its events
 say (the version, the status and what changed: nothing more), the catch-up on connect,
 talk, clock and presence news; served under WSGI (polling), under ASGI (polling without a
-channel layer) and through Channels' Redis layer."""
+news bus) and through the news bus (Redis publish/subscribe)."""
 
 import asyncio
 import json
@@ -266,13 +266,8 @@ def short_lived_connections():
 
 @pytest.fixture
 def redis_layer(settings, redis_url):
-    """Channels' Redis layer on the test Redis, under a prefix of this test's own."""
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
-        }
-    }
+    """The news bus on the test Redis (its channels are named by game: no test shares one)."""
+    settings.TABLE_NEWS_URL = redis_url
     settings.TABLE_STREAM_POLL_SECONDS = 60  # nothing may come by polling
 
 

@@ -1,21 +1,22 @@
-"""The table streams' fan-out (games.live.Fanout): a process's streams share one channel on
-the layer and one receive loop; each message reaches the streams of its own game only; a
-lost layer ends every stream (their browsers reconnect and catch up) and the next stream
-starts afresh; one timer tells every stream when a keepalive is due; the last stream to
-leave stops the receive loop and the timer."""
+"""The table streams' fan-out (games.live.Fanout) on the news bus (games.news_bus, Redis
+publish/subscribe): a process's streams share one subscriber and one receive loop; each
+message reaches the streams of its own game only; a lost connection ends every stream
+(their browsers reconnect and catch up) and the next stream starts afresh; one timer tells
+every stream when a keepalive is due; the last stream to leave stops the receive loop and
+the timer and closes the connection."""
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
 import uuid
 from pathlib import Path
 
+import redis
 from asgiref.sync import async_to_sync
-from channels_redis.core import RedisChannelLayer
 
 from games import live
+from games.news_bus import NewsBus
 
 WAIT_SECONDS = 3
 
@@ -29,17 +30,17 @@ async def get(queue: asyncio.Queue) -> dict:
 
 
 def test_a_message_reaches_every_stream_of_its_game_and_no_other(redis_url):
-    layer = RedisChannelLayer(hosts=[redis_url], prefix=f"test-{uuid.uuid4().hex[:8]}")
+    bus = NewsBus(redis_url)
     mine, other = live.group_name(uuid.uuid4()), live.group_name(uuid.uuid4())
 
     async def scenario():
-        fanout = live.Fanout(layer)
+        fanout = live.Fanout(bus)
         first, second = await fanout.listen(mine), await fanout.listen(mine)
         elsewhere = await fanout.listen(other)
         channel = fanout.channel
-        await layer.group_send(mine, news(mine, 1))
+        bus.publish(mine, news(mine, 1))
         assert await get(first) == news(mine, 1) and await get(second) == news(mine, 1)
-        await layer.group_send(other, news(other, 7))
+        bus.publish(other, news(other, 7))
         assert await get(elsewhere) == news(other, 7)
         # The other game's news never reached this game's streams (nor the reverse).
         assert first.empty() and second.empty() and elsewhere.empty()
@@ -51,7 +52,36 @@ def test_a_message_reaches_every_stream_of_its_game_and_no_other(redis_url):
         # The last stream gone, nothing receives (no wake-ups for an idle process).
         await asyncio.sleep(0.01)
         assert receiving.done() and fanout.receiving is None and fanout.channel is None
-        await layer.flush()
+        assert channel not in bus._subscriptions  # its connection closed with the last
+        bus.publish(mine, news(mine, 2))  # published to nobody: no error, nothing queued
+        assert first.empty()
+
+    async_to_sync(scenario)()
+
+
+def test_a_lost_redis_connection_ends_the_streams_instead_of_reconnecting_silently(redis_url):
+    """Publish/subscribe keeps nothing: news sent while a subscriber reconnected would be
+    lost without a word. So the bus does not reconnect: the receive fails, the streams end
+    and their pages catch up from the version (docs/decisions/0007)."""
+    bus = NewsBus(redis_url, name=f"test-{uuid.uuid4().hex[:12]}")
+    group = live.group_name(uuid.uuid4())
+
+    async def scenario():
+        fanout = live.Fanout(bus)
+        inbox = await fanout.listen(group)
+        bus.publish(group, news(group, 1))
+        assert await get(inbox) == news(group, 1)
+        # Redis drops the subscriber's connection (as a restart does).
+        admin = redis.Redis.from_url(redis_url)
+        ours = [c["id"] for c in admin.client_list(_type="pubsub") if c["name"] == bus.name]
+        assert len(ours) == 1
+        admin.client_kill_filter(_id=ours[0])
+        assert await get(inbox) == live.LAYER_LOST
+        assert fanout.receiving is None and fanout.channel is None
+        again = await fanout.listen(group)  # a reconnecting page: a new subscriber
+        bus.publish(group, news(group, 2))
+        assert await get(again) == news(group, 2)
+        await fanout.unlisten(group, again)
 
     async_to_sync(scenario)()
 
@@ -76,6 +106,9 @@ class LosingLayer:
     async def receive(self, channel):
         await self.lost.wait()
         raise ConnectionError("Redis went away")
+
+    async def discard_channel(self, channel):
+        pass
 
 
 def test_a_lost_layer_ends_every_stream_and_the_next_one_starts_afresh():
@@ -116,21 +149,23 @@ def test_one_timer_tells_every_stream_when_its_keepalive_is_due(settings):
     async_to_sync(scenario)()
 
 
-def test_the_layers_read_timeout_outlasts_its_blocking_pop():
-    """redis-py's default read timeout (5 s) equals the layer's blocking pop: the pop of an
-    idle process then failed as a timeout, ending the fan-out's receive loop (and every
-    stream of the process) every 5 s. The production settings read with a longer one."""
-    code = "import json, piratz_site.settings as s; print(json.dumps(s.CHANNEL_LAYERS))"
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "CACHE_URL": "redis://127.0.0.1:6379/3",
-        "SECRET_KEY": "a-long-random-production-key-" + "k" * 30,
-    }
-    root = Path(__file__).resolve().parents[2]
-    answer = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
+def test_production_settings_put_the_news_bus_on_the_caches_redis_unless_told_otherwise():
+    def news_url(**extra):
+        code = "import piratz_site.settings as s; print(s.TABLE_NEWS_URL)"
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "SECRET_KEY": "a-long-random-production-key-" + "k" * 30,
+            **extra,
+        }
+        root = Path(__file__).resolve().parents[2]
+        answer = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
+        )
+        assert answer.returncode == 0, answer.stderr
+        return answer.stdout.strip()
+
+    assert news_url(CACHE_URL="redis://127.0.0.1:6379/3") == "redis://127.0.0.1:6379/3"
+    assert news_url(CACHE_URL="redis://a:6379/3", TABLE_NEWS_URL="rediss://b:6380/0") == (
+        "rediss://b:6380/0"
     )
-    assert answer.returncode == 0, answer.stderr
-    [host] = json.loads(answer.stdout)["default"]["CONFIG"]["hosts"]
-    assert host["address"] == "redis://127.0.0.1:6379/3"
-    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    assert news_url() == ""  # no Redis: the streams poll
