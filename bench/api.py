@@ -23,7 +23,9 @@ import threading
 import time
 import warnings
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version as package_version
@@ -160,6 +162,44 @@ def setup_django(env: dict[str, str]) -> None:
     import django
 
     django.setup()
+
+
+@dataclass(frozen=True)
+class FreshDjango:
+    """What ``django_on_fresh_database`` set up: the environment for the processes the
+    bench starts (``manage.py``, servers) and the PostgreSQL server's version."""
+
+    env: dict[str, str]
+    server_version: str
+
+
+@contextmanager
+def django_on_fresh_database(database_url: str, cache_url: str = "") -> Iterator[FreshDjango]:
+    """Django in this process on the bench database ``database_url``, dropped and created
+    afresh and migrated, with the cache and broker on ``cache_url`` (emptied before and
+    after; empty: the database cache table). The database is dropped at the end, whatever
+    happened. Raises ``BenchError`` for a URL it must not drop or a server it cannot reach."""
+    url, name = checked_database_url(database_url)
+    server_version = recreate_database(url, name)
+    try:
+        if cache_url:
+            flush_redis(cache_url)
+        env = django_environment(url, cache_url)
+        migrate(env, timeout=300)
+        setup_django(env)
+        if not cache_url:
+            from django.core.management import call_command
+
+            call_command("createcachetable", verbosity=0)
+        yield FreshDjango(env, server_version)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if cache_url:
+            flush_redis(cache_url)
+        with admin_connection(url) as connection:
+            drop_database(connection, name)
 
 
 @dataclass(frozen=True)

@@ -124,18 +124,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--cache-url", default="redis://127.0.0.1:6379/13")
     args = parser.parse_args(argv)
-    url, name = api.checked_database_url(args.database_url)
-    api.recreate_database(url, name)
-    try:
-        if args.cache_url:
-            api.flush_redis(args.cache_url)
-        env = api.django_environment(url, args.cache_url)
-        api.migrate(env, timeout=300)
-        api.setup_django(env)
-        if not args.cache_url:
-            from django.core.management import call_command
-
-            call_command("createcachetable", verbosity=0)
+    with api.django_on_fresh_database(args.database_url, args.cache_url):
         counter = StepCounter()
         moves, _ = play(api.create_games(args.games, 4, "calls"), counter, seed=5)
         unhooked, cpu = play(api.create_games(args.games, 4, "cpu"), None, seed=6)
@@ -145,14 +134,6 @@ def main(argv=None) -> int:
             print(f"  {step:40} {calls / moves:8.0f}  {calls / total:6.1%}")
         print(f"  {'total':40} {total / moves:8.0f}")
         print(f"thread CPU per move, unhooked ({unhooked} moves): {cpu / unhooked * 1000:.2f} ms")
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        if args.cache_url:
-            api.flush_redis(args.cache_url)
-        with api.admin_connection(url) as connection:
-            api.drop_database(connection, name)
     return 0
 
 

@@ -219,15 +219,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--cache-url", default="redis://127.0.0.1:6379/10")
     args = parser.parse_args(argv)
-    url, name = api.checked_database_url(args.database_url)
-    server_version = api.recreate_database(url, name)
-    try:
-        api.flush_redis(args.cache_url)
-        env = api.django_environment(url, args.cache_url)
-        api.migrate(env, timeout=300)
-        api.setup_django(env)
+    with api.django_on_fresh_database(args.database_url, args.cache_url) as django:
         pages = build(random.Random(args.seed), args)
-        print(f"{api.cpu_model()}; PostgreSQL {server_version}; load {_load()}")
+        print(f"{api.cpu_model()}; PostgreSQL {django.server_version}; load {_load()}")
         if args.profile:
             for page in args.profile:
                 path, reader, what = pages[page]
@@ -246,13 +240,6 @@ def main(argv=None) -> int:
                 f" {row['cpu_median']:8.1f} {row['calls']:8,} {row['queries']:7}  {what}"
             )
         print(f"load {_load()}; wall times measured on a shared, loaded machine")
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        api.flush_redis(args.cache_url)
-        with api.admin_connection(url) as connection:
-            api.drop_database(connection, name)
     return 0
 
 

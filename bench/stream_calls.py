@@ -27,16 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api import (  # noqa: E402  (standard library only until setup_django)
-    DEFAULT_DATABASE_URL,
-    admin_connection,
-    checked_database_url,
-    django_environment,
-    drop_database,
-    migrate,
-    recreate_database,
-    setup_django,
-)
+from bench.api import DEFAULT_DATABASE_URL, django_on_fresh_database  # noqa: E402
 from bench.streams import OPENING_AT_ONCE, Streams, create_seats, raise_open_files  # noqa: E402
 from tests import servers  # noqa: E402
 
@@ -205,33 +196,26 @@ def main(argv=None) -> int:
     if args.serve:
         serve(args.serve, args.report)
         return 0
-    url, name = checked_database_url(args.database_url)
     redis = servers.RedisServer().start()
-    server = None
-    with tempfile.NamedTemporaryFile(suffix=".json") as report:
-        try:
-            recreate_database(url, name)
-            env = django_environment(url, redis.url)
-            migrate(env, timeout=300)
-            setup_django(env)
+    try:
+        with (
+            tempfile.NamedTemporaryFile(suffix=".json") as report,
+            django_on_fresh_database(args.database_url, redis.url) as django,
+        ):
             seats = create_seats(args.streams // 2 // args.streams_per_seat)
             port = servers.free_port()
             command = [sys.executable, __file__, "--serve", str(port), "--report", report.name]
-            server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-            servers.wait_until(
-                lambda: servers._accepts_connections(port), 30, "the counting uvicorn"
-            )
-            asyncio.run(play(args, seats, port, server, Path(report.name)))
-        finally:
-            if server is not None:
+            server = subprocess.Popen(command, cwd=ROOT, env=django.env, start_new_session=True)
+            try:
+                servers.wait_until(
+                    lambda: servers._accepts_connections(port), 30, "the counting uvicorn"
+                )
+                asyncio.run(play(args, seats, port, server, Path(report.name)))
+            finally:
                 server.terminate()
                 server.wait(30)
-            redis.stop()
-            from django.db import connections
-
-            connections.close_all()
-            with admin_connection(url) as connection:
-                drop_database(connection, name)
+    finally:
+        redis.stop()
     return 0
 
 

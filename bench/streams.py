@@ -23,15 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.api import (  # noqa: E402  (standard library only until setup_django)
     DEFAULT_DATABASE_URL,
-    admin_connection,
-    checked_database_url,
     cpu_model,
-    django_environment,
-    drop_database,
-    migrate,
+    django_on_fresh_database,
     percentile,
-    recreate_database,
-    setup_django,
 )
 from tests import servers  # noqa: E402
 
@@ -221,29 +215,20 @@ def main(argv=None) -> int:
     if args.hold:
         asyncio.run(hold(args.hold))
         return 0
-    url, name = checked_database_url(args.database_url)
     redis = servers.RedisServer().start()
-    uvicorn = None
     try:
-        recreate_database(url, name)
-        env = django_environment(url, redis.url)
-        migrate(env, timeout=300)
-        setup_django(env)
-        seats = create_seats(args.streams // 2)
-        uvicorn = servers.Uvicorn(env, limit_concurrency=args.streams + 100).start()
-        program = str(Path(sys.executable).parent / "uvicorn")
-        version = subprocess.run([program, "--version"], capture_output=True, text=True)
-        print(f"machine: {os.cpu_count()} cores {cpu_model()!r}; {version.stdout.strip()}")
-        asyncio.run(run(args, seats, uvicorn.port, uvicorn.process.pid))
+        with django_on_fresh_database(args.database_url, redis.url) as django:
+            seats = create_seats(args.streams // 2)
+            uvicorn = servers.Uvicorn(django.env, limit_concurrency=args.streams + 100).start()
+            try:
+                program = str(Path(sys.executable).parent / "uvicorn")
+                version = subprocess.run([program, "--version"], capture_output=True, text=True)
+                print(f"machine: {os.cpu_count()} cores {cpu_model()!r}; {version.stdout.strip()}")
+                asyncio.run(run(args, seats, uvicorn.port, uvicorn.process.pid))
+            finally:
+                uvicorn.stop(grace=30)
     finally:
-        if uvicorn is not None:
-            uvicorn.stop(grace=30)
         redis.stop()
-        from django.db import connections
-
-        connections.close_all()
-        with admin_connection(url) as connection:
-            drop_database(connection, name)
     return 0
 
 
