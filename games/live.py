@@ -48,7 +48,7 @@ CONNECT = "connect"
 # The message types (``type`` of a published message).
 TABLE_NEWS = "table.news"
 PRESENCE_NEWS = "table.presence"
-# How many times, and how far apart, the sender tries a group_send Redis refused.
+# How many times, and how far apart, the sender tries a publish Redis refused.
 SEND_ATTEMPTS = 3
 SEND_RETRY_SECONDS = 1.0
 
