@@ -466,6 +466,7 @@ class HeldStreams:
         self.uvicorn: servers.Uvicorn | None = None
         self.holder: subprocess.Popen | None = None
         self.cpu_before: dict[str, float] = {}
+        self.reader_cpu_before: dict[str, float] = {}
 
     def start(self) -> str:
         """Open the streams; returns the holder's ``open <n> refused <m>`` line."""
@@ -496,16 +497,19 @@ class HeldStreams:
         opened = self.holder.stdout.readline().strip()
         assert self.uvicorn.process is not None
         self.cpu_before = group_cpu_seconds(self.uvicorn.process.pid)
+        self.reader_cpu_before = group_cpu_seconds(self.holder.pid)
         return opened
 
-    def stop(self) -> tuple[str, float]:
-        """Close the streams: the holder's ``events <k>`` line and uvicorn's CPU seconds
-        since the streams were open."""
-        cpu = 0.0
+    def stop(self) -> tuple[str, float, float]:
+        """Close the streams: the holder's ``events <k>`` line, and the CPU seconds used
+        since the streams were open by uvicorn (the service) and by the holder (the
+        readers: browsers elsewhere in production, on this machine's cores here)."""
+        cpu = reader_cpu = 0.0
         if self.uvicorn is not None and self.uvicorn.process is not None:
             cpu = cpu_used(self.cpu_before, group_cpu_seconds(self.uvicorn.process.pid))
         said = ""
         if self.holder is not None:
+            reader_cpu = cpu_used(self.reader_cpu_before, group_cpu_seconds(self.holder.pid))
             assert self.holder.stdin is not None and self.holder.stdout is not None
             self.holder.stdin.close()
             said = self.holder.stdout.readline().strip()
@@ -516,7 +520,7 @@ class HeldStreams:
                 self.holder.wait(timeout=5)
         if self.uvicorn is not None:
             self.uvicorn.stop()
-        return said, cpu
+        return said, cpu, reader_cpu
 
 
 # --- Playing over HTTP ------------------------------------------------------------------------
@@ -1149,7 +1153,7 @@ def run(args, url, name, server_version, started, deadline) -> int:
     stop = threading.Event()
     phases: list[PhaseResult] = []
     streams = HeldStreams(env, games, args.streams_per_seat) if args.streams_per_seat else None
-    streams_said, streams_cpu = "", 0.0
+    streams_said, streams_cpu, readers_cpu = "", 0.0, 0.0
     try:
         server.start()
         if streams is not None:
@@ -1193,17 +1197,18 @@ def run(args, url, name, server_version, started, deadline) -> int:
                 player.api.close()
     finally:
         if streams is not None:
-            streams_said, streams_cpu = streams.stop()
+            streams_said, streams_cpu, readers_cpu = streams.stop()
         server.stop()
 
     mine = Totals.of([phase for phase in phases if phase.kind == "project"])
     floor = Totals.of([phase for phase in phases if phase.kind == "bare"])
     print_totals("project moves (POST + the GETs real clients need)", mine)
     if streams is not None:
+        per_write = max(mine.moves, 1) / 1000
         print(
             f"  table streams: {streams_said.removeprefix('events ')} table events "
-            f"delivered; uvicorn CPU {streams_cpu / max(mine.moves, 1) * 1000:.2f} ms "
-            "per project write"
+            f"delivered; CPU per project write: uvicorn {streams_cpu / per_write:.2f} ms, "
+            f"the bench's stream readers {readers_cpu / per_write:.2f} ms"
         )
     if floor.moves:
         print_totals("bare writes (bench.bare)", floor)
