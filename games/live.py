@@ -31,11 +31,12 @@ import weakref
 from contextlib import suppress
 from functools import partial
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from games import events
+from games import events, presence
 from games.models import Game
 from games.news_bus import NewsBus
 
@@ -201,8 +202,9 @@ def _sender() -> _Sender:
 
 # What a stream's inbox is given when the bus is lost (Redis away): the stream ends.
 LAYER_LOST = {"type": "table.layer_lost"}
-# What every stream's inbox is given each TABLE_STREAM_KEEPALIVE_SECONDS: send a keepalive.
-KEEPALIVE_DUE = {"type": "table.keepalive_due"}
+# The type of what every stream's inbox is given each TABLE_STREAM_KEEPALIVE_SECONDS: send
+# a keepalive; its "marked" is the presence mark just renewed for the readers (or None).
+KEEPALIVE_DUE = "table.keepalive_due"
 
 
 class Fanout:
@@ -219,24 +221,31 @@ class Fanout:
     again by the reconnecting streams); when its last stream leaves, the receive loop
     stops and the connection closes: no process wakes for an idle bus.
 
-    The keepalives are the fan-out's too: one timer per process gives every inbox
-    ``KEEPALIVE_DUE`` each ``TABLE_STREAM_KEEPALIVE_SECONDS``, where a timer per stream,
-    re-armed after each of its events, cost every stream an event again.
+    The keepalives are the fan-out's too: one timer per process gives every inbox a
+    ``KEEPALIVE_DUE`` message each ``TABLE_STREAM_KEEPALIVE_SECONDS``, where a timer per
+    stream, re-armed after each of its events, cost every stream an event again. Before
+    it, the timer renews the presence of every stream's reader (``listen``'s ``reader``)
+    in one cache write, where a write per stream cost each a thread hop and a round trip.
     """
 
     def __init__(self, layer) -> None:
         self.layer = layer
         self.channel: str | None = None
         self.inboxes: dict[str, set[asyncio.Queue]] = {}
+        # The (game id, seat) each inbox's reader sits at: marked live at every keepalive.
+        self.readers: dict[asyncio.Queue, tuple] = {}
         self.receiving: asyncio.Task | None = None
         self.ticking: asyncio.Task | None = None
         # Joins and leaves in turn: a leave's group_discard must not undo a join under way.
         self.membership = asyncio.Lock()
 
-    async def listen(self, group: str) -> asyncio.Queue:
-        """An inbox of ``group``'s messages sent from now on (the group joined on return).
-        Raises what the layer raises (Redis away)."""
+    async def listen(self, group: str, reader: tuple | None = None) -> asyncio.Queue:
+        """An inbox of ``group``'s messages sent from now on (the group joined on return);
+        ``reader``, a ``(game id, seat)``, is marked live at each keepalive while the inbox
+        listens (``games.presence``). Raises what the layer raises (Redis away)."""
         inbox: asyncio.Queue = asyncio.Queue()
+        if reader is not None:
+            self.readers[inbox] = reader
         async with self.membership:
             if self.channel is None:
                 self.channel = await self.layer.new_channel()
@@ -274,6 +283,7 @@ class Fanout:
 
     def _forget(self, group: str, inbox: asyncio.Queue) -> bool:
         """Drop ``inbox``; whether it was the group's last."""
+        self.readers.pop(inbox, None)
         queues = self.inboxes.get(group, set())
         queues.discard(inbox)
         if queues:
@@ -288,11 +298,19 @@ class Fanout:
         self.receiving = self.ticking = None
 
     async def _tick(self) -> None:
+        renew = sync_to_async(presence.mark_live_many, thread_sensitive=False)
         while True:
             await asyncio.sleep(settings.TABLE_STREAM_KEEPALIVE_SECONDS)
+            marked = None
+            if self.readers:
+                try:
+                    marked = await renew(list(self.readers.values()))
+                except Exception:  # the keepalives still go: a stream is more than presence
+                    logger.warning("table streams' presence not renewed", exc_info=True)
+            due = {"type": KEEPALIVE_DUE, "marked": marked}
             for queues in self.inboxes.values():
                 for inbox in queues:
-                    inbox.put_nowait(KEEPALIVE_DUE)
+                    inbox.put_nowait(due)
 
     async def _receive(self, channel: str) -> None:
         try:
@@ -304,6 +322,7 @@ class Fanout:
             logger.warning("table streams lost their news bus", exc_info=True)
             if self.channel == channel:
                 queues, self.inboxes = self.inboxes, {}
+                self.readers.clear()
                 self._stop()
                 self.channel = None
                 for group_inboxes in queues.values():

@@ -1,7 +1,8 @@
 """Who is at the table: the seats whose game page was open and live a moment ago.
 
 The table page, its stream while it is connected (``games.views.live``: on connect and at
-every keepalive; it forgets the seat when it closes), and the polling that stands in for a
+every keepalive, all of a process's streams in one write; it forgets the seat when it
+closes), and the polling that stands in for a
 broken stream (``games.views.table.game_version``), mark the reader's seat live; the page
 shows who is at the table (``live_seats``); the turn email asks whether
 its player is live (``games.notify.turn.queue_turn_email``) and, if so, waits for them.
@@ -12,6 +13,7 @@ under ``make run``; nothing to migrate and nothing to clean up. Never needed to 
 while the cache's Redis does not answer, nobody counts as live and turn emails go at once.
 """
 
+from collections.abc import Iterable
 from contextlib import suppress
 from datetime import datetime
 
@@ -33,6 +35,17 @@ def mark_live(game_id, seat: int, now: datetime | None = None) -> float:
     moment = (now or timezone.now()).timestamp()
     with suppress(CacheUnavailable), redis_or_unavailable():
         cache.set(_key(game_id, seat), moment, timeout=settings.LIVE_SECONDS)
+    return moment
+
+
+def mark_live_many(seats: Iterable[tuple], now: datetime | None = None) -> float:
+    """``mark_live`` for many ``(game id, seat)`` pairs at once (a stream server's readers
+    at each keepalive): one cache write for all; returns the mark they share."""
+    moment = (now or timezone.now()).timestamp()
+    marks = {_key(game_id, seat): moment for game_id, seat in seats}
+    if marks:
+        with suppress(CacheUnavailable), redis_or_unavailable():
+            cache.set_many(marks, timeout=settings.LIVE_SECONDS)
     return moment
 
 

@@ -267,7 +267,8 @@ class TableStream:
         fanout = live.fanout(bus)
         news = None
         try:
-            news = await fanout.listen(group)
+            reader = None if self.reader_seat is None else (self.game_id, self.reader_seat)
+            news = await fanout.listen(group, reader)
         except Exception:  # the bus's Redis is away: tell the table as it is, then end
             logger.warning("table stream without its news bus", exc_info=True)
         try:
@@ -282,15 +283,17 @@ class TableStream:
             seats = shown.seats
             while True:
                 message = await news.get()
-                if message is live.KEEPALIVE_DUE:  # the fan-out's timer: one per process
-                    await _shared(self.stay)()
-                    yield KEEPALIVE
-                elif message is live.LAYER_LOST:
+                if message is live.LAYER_LOST:
                     return  # the bus's Redis went away: the browser reconnects
                 elif message.get("type") == live.TABLE_NEWS:
                     if self.watcher and not await _shared(watching.still_watchable)(self.game_id):
                         return  # the host made the game private: nothing more to watch
                     yield table_event(message["version"], message["status"], message["what"])
+                elif message.get("type") == live.KEEPALIVE_DUE:
+                    # The fan-out's timer (one per process) renewed this reader's presence.
+                    if self.reader_seat is not None and message["marked"] is not None:
+                        self.marked = message["marked"]
+                    yield KEEPALIVE
                 elif message.get("type") == live.PRESENCE_NEWS:
                     now = await _shared(self.present)()
                     if now != seats:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from unittest import mock
 
 import redis
 from asgiref.sync import async_to_sync
@@ -139,14 +140,57 @@ def test_one_timer_tells_every_stream_when_its_keepalive_is_due(settings):
         queues = [await fanout.listen("table.a"), await fanout.listen("table.b")]
         ticking = fanout.ticking
         assert ticking is not None
-        assert [await get(queue) for queue in queues] == [live.KEEPALIVE_DUE] * 2
-        assert [await get(queue) for queue in queues] == [live.KEEPALIVE_DUE] * 2
+        due = {"type": live.KEEPALIVE_DUE, "marked": None}  # no reader: nobody to mark
+        assert [await get(queue) for queue in queues] == [due] * 2
+        assert [await get(queue) for queue in queues] == [due] * 2
         await fanout.unlisten("table.a", queues[0])
         await fanout.unlisten("table.b", queues[1])
         await asyncio.sleep(0.01)
         assert ticking.done() and fanout.ticking is None
 
     async_to_sync(scenario)()
+
+
+def test_the_timer_marks_every_listening_reader_at_the_table_in_one_write(settings):
+    """Each keepalive renews the presence of the streams' readers (games.presence) in one
+    cache write for all of the process's streams, and gives each stream the mark (which
+    its leaving compares); a stream that left is no longer marked."""
+    from django.core.cache import cache
+
+    from games import presence
+
+    settings.TABLE_STREAM_KEEPALIVE_SECONDS = 0.05
+    game = uuid.uuid4()
+    writes = []
+
+    async def scenario():
+        fanout = live.Fanout(LosingLayer())
+        anna = await fanout.listen("table.a", (game, 0))
+        bert = await fanout.listen("table.a", (game, 1))
+        watcher = await fanout.listen("table.a")
+        due = await get(anna)
+        assert due["type"] == live.KEEPALIVE_DUE and due["marked"] is not None
+        assert await get(bert) == due and await get(watcher) == due
+        assert await asyncio.to_thread(presence.live_seats, game, [0, 1, 2]) == [0, 1]
+        await fanout.unlisten("table.a", bert)
+        await asyncio.to_thread(cache.clear)
+        while (await get(anna))["marked"] == due["marked"]:
+            pass  # a tick that was under way as bert left
+        assert await asyncio.to_thread(presence.live_seats, game, [0, 1, 2]) == [0]
+        await fanout.unlisten("table.a", anna)
+        await fanout.unlisten("table.a", watcher)
+
+    set_many = cache.set_many
+
+    def counted(marks, **kwargs):
+        writes.append(sorted(marks))
+        return set_many(marks, **kwargs)
+
+    with mock.patch.object(presence.cache, "set_many", counted):
+        async_to_sync(scenario)()
+    # One write per tick, naming every reader at once (never one per stream).
+    assert writes[0] == [f"table-live:{game}:0", f"table-live:{game}:1"]
+    assert writes[-1] == [f"table-live:{game}:0"]
 
 
 def test_production_settings_put_the_news_bus_on_the_caches_redis_unless_told_otherwise():
