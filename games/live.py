@@ -244,14 +244,14 @@ class Fanout:
         ``reader``, a ``(game id, seat)``, is marked live at each keepalive while the inbox
         listens (``games.presence``). Raises what the layer raises (Redis away)."""
         inbox: asyncio.Queue = asyncio.Queue()
-        if reader is not None:
-            self.readers[inbox] = reader
         async with self.membership:
             if self.channel is None:
                 self.channel = await self.layer.new_channel()
             channel = self.channel
             first = group not in self.inboxes
             self.inboxes.setdefault(group, set()).add(inbox)
+            if reader is not None:
+                self.readers[inbox] = reader
             try:
                 if first:
                     await self.layer.group_add(group, channel)

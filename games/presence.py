@@ -2,10 +2,10 @@
 
 The table page, its stream while it is connected (``games.views.live``: on connect and at
 every keepalive, all of a process's streams in one write; it forgets the seat when it
-closes), and the polling that stands in for a
-broken stream (``games.views.table.game_version``), mark the reader's seat live; the page
-shows who is at the table (``live_seats``); the turn email asks whether
-its player is live (``games.notify.turn.queue_turn_email``) and, if so, waits for them.
+closes), and the polling that stands in for a broken stream
+(``games.views.table.game_version``), mark the reader's seat live; the page shows who is
+at the table (``live_seats``); the turn email asks whether its player is live
+(``games.notify.turn.queue_turn_email``) and, if so, waits for them.
 
 Kept in the Django cache, one key per seat holding the last time (a POSIX timestamp),
 expiring after ``LIVE_SECONDS``: on Redis in production, in the database's cache table

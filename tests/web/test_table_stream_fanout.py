@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 from unittest import mock
 
+import pytest
 import redis
 from asgiref.sync import async_to_sync
 
@@ -213,3 +214,20 @@ def test_production_settings_put_the_news_bus_on_the_caches_redis_unless_told_ot
         "rediss://b:6380/0"
     )
     assert news_url() == ""  # no Redis: the streams poll
+
+
+def test_a_stream_that_could_not_join_leaves_no_reader_to_mark():
+    """Redis away when a stream opens: the stream gets the error, and its reader is not
+    marked live at later keepalives by a fan-out it never joined."""
+
+    class Unreachable(LosingLayer):
+        async def new_channel(self) -> str:
+            raise ConnectionError("Redis is away")
+
+    async def scenario():
+        fanout = live.Fanout(Unreachable())
+        with pytest.raises(ConnectionError):
+            await fanout.listen("table.a", (uuid.uuid4(), 0))
+        assert fanout.readers == {} and fanout.inboxes == {}
+
+    async_to_sync(scenario)()
