@@ -14,11 +14,22 @@ from accounts.models import ApiToken
 from tests.factories import start_game
 from tests.faults.stack import Stack, Table
 
+# Whether a test's own call failed (its stacks then print their processes' output).
+CALL_FAILED = pytest.StashKey[bool]()
+
 
 def pytest_collection_modifyitems(items):
     for item in items:
         if "/tests/faults/" in str(item.fspath):
             item.add_marker(pytest.mark.faults)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
 
 
 def require(condition: bool, why: str) -> None:
@@ -44,8 +55,10 @@ def live_postgres(transactional_db):
 
 
 @pytest.fixture
-def stack(live_postgres, tmp_path, settings):
-    """Start ``Stack(...)`` with ``stack(**options)``; stopped at the end, whatever happened."""
+def stack(live_postgres, tmp_path, settings, request):
+    """Start ``Stack(...)`` with ``stack(**options)``; stopped at the end, whatever happened.
+    When the test failed, the end of each process's output is printed (pytest shows it
+    under the failure)."""
     settings.GAMES_PER_USER_PER_DAY = settings.INVITATIONS_PER_USER_PER_DAY = 1000
     started: list[Stack] = []
 
@@ -56,6 +69,8 @@ def stack(live_postgres, tmp_path, settings):
 
     yield start
     for the_stack in started:
+        if request.node.stash.get(CALL_FAILED, False):
+            print(the_stack.log_tails())
         the_stack.stop()
 
 

@@ -210,6 +210,13 @@ class Stack:
     def smtp_up(self) -> None:
         self.sinks.append(SmtpSink(self.smtp_port).start())
 
+    def log_tails(self, chars: int = 3000) -> str:
+        """The end of each process's output (gunicorn, the worker, beat): what a failed
+        test prints to say what its processes were doing."""
+        parts = [f"--- gunicorn:\n{self.web.log_tail()}"]
+        parts += [f"--- {p.log.name}:\n{p.output()[-chars:]}" for p in self.processes]
+        return "\n".join(parts)
+
     def stop(self) -> None:
         """Stop every part at once: no test looks at the stack after this, so a part that
         does not finish its shutdown within a few seconds is killed rather than waited for."""
