@@ -210,11 +210,12 @@ class Stack:
     def smtp_up(self) -> None:
         self.sinks.append(SmtpSink(self.smtp_port).start())
 
-    def log_tails(self, chars: int = 3000) -> str:
-        """The end of each process's output (gunicorn, the worker, beat): what a failed
-        test prints to say what its processes were doing."""
+    def log_tails(self) -> str:
+        """The end of each process's output (gunicorn, the worker, beat; 3,000 characters
+        each, as ``Gunicorn.log_tail``): what a failed test prints to say what its
+        processes were doing."""
         parts = [f"--- gunicorn:\n{self.web.log_tail()}"]
-        parts += [f"--- {p.log.name}:\n{p.output()[-chars:]}" for p in self.processes]
+        parts += [f"--- {p.log.name}:\n{p.output()[-3000:]}" for p in self.processes]
         return "\n".join(parts)
 
     def stop(self) -> None:
