@@ -163,10 +163,12 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 CSP_MARK = "Content Security Policy"
 
-# True once the table page shows the given version and status (its table's root).
 # No live refresh under way: the table's fetch and the board scripts run again after a
-# swap have ended (static/js/table.js), so what the page shows stays put while it is read.
-SETTLED = "() => !document.documentElement.hasAttribute('data-table-refreshing')"
+# swap have ended (static/js/table.js), and the short animations that follow a swap
+# (static/js/table_motion.js: a revealed card flies in from the draw pile, over whatever
+# lies between) have landed, so what the page shows stays put while it is read or clicked.
+SETTLED = """() => !document.documentElement.hasAttribute("data-table-refreshing")
+  && document.getAnimations().every((animation) => animation.playState !== "running")"""
 # The table shows the game at this version and status, and is settled.
 SHOWS_VERSION = """
 ([version, status]) => document.querySelector(
