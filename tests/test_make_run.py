@@ -128,6 +128,24 @@ class LocalService:
         texts = [path.read_text(errors="replace") for path in sorted(folder.iterdir())]
         return [text for text in texts if f"To: {address}" in text]
 
+    def exit_status(self, seconds: float, after: str) -> int:
+        """``make run``'s exit status, once it has ended (at most ``seconds`` ``after`` what
+        stops it); failing, the test names what still runs and ends with the log's tail."""
+        try:
+            return self.process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            running = []
+            for pid in sorted(session_pids(self.process.pid)):
+                with contextlib.suppress(OSError):
+                    command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                    running.append(f"  {pid}: {command.decode(errors='replace')[:160]}")
+            tail = self.log.read_text(errors="replace")[-3000:]
+            pytest.fail(
+                f"make run still runs {seconds} s {after}:\n"
+                + "\n".join(running)
+                + f"\n--- the end of its output ({self.log}) ---\n{tail}"
+            )
+
     def kill_leftovers(self) -> None:
         if self.process is None:
             return
@@ -188,7 +206,7 @@ def test_make_run_sends_emails_and_plays_deadlines_and_ctrl_c_stops_it_all(local
     pids = session_pids(service.process.pid)
     assert len(pids) >= 5  # make, its shell, run-local, runserver (+ child), worker (+ pool)
     os.killpg(service.process.pid, signal.SIGINT)
-    service.process.wait(timeout=30)
+    service.exit_status(30, "after a Ctrl-C")
     wait_until(lambda: not session_pids(service.process.pid), 15, "every process to end")
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", service.port), timeout=1).close()
@@ -211,7 +229,7 @@ def test_the_web_server_stops_when_the_worker_dies(local_service):
     )[0]
     os.kill(worker, signal.SIGKILL)
 
-    assert service.process.wait(timeout=30) != 0
+    assert service.exit_status(30, "after its worker died") != 0
     wait_until(lambda: not session_pids(service.process.pid), 15, "every process to end")
     assert "run-local: stopping the web server and the worker" in service.log.read_text()
 
@@ -240,7 +258,9 @@ def test_a_process_that_ignores_the_stop_is_killed_after_ten_seconds(tmp_path):
         took = time.monotonic() - started
         assert 8 < took < 15, took
         wait_until(lambda: not session_pids(process.pid), 10, "every process to end")
-        assert b"run-local: stopping the web server and the worker" in process.stderr.read()
+        said = process.stderr.read()
+        assert b"run-local: stopping the web server and the worker" in said
+        assert b"run-local: killing what did not stop within 10 seconds" in said
     finally:  # if it failed, what it left behind (only this test's session)
         for pid in session_pids(process.pid):
             with contextlib.suppress(ProcessLookupError):
