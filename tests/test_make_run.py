@@ -42,6 +42,16 @@ def session_pids(session_id: int) -> set[int]:
     return pids
 
 
+def as_typed_at_a_terminal() -> None:
+    """Ctrl-C's signals as a terminal's shell leaves them to the command a user types.
+
+    A test run started in the background of a script (``cmd &``, as CI tools and ``nohup``
+    do) ignores SIGINT and SIGQUIT, and a process inherits what its parent ignores: then
+    ``make run`` would ignore the test's Ctrl-C, which no user at a terminal sees."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 class LocalService:
     """``make run`` in its own session, with its settings pointing into ``tmp_path``."""
 
@@ -74,6 +84,7 @@ class LocalService:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own terminal session, as when a user runs it
+                preexec_fn=as_typed_at_a_terminal,
             )
         wait_until(self.answers, 60, f"make run to answer on {self.base} ({self.log})")
 
