@@ -14,6 +14,7 @@ from notifications.outbox import queue_email
 from piratz_site.celery import app
 from tests.caches import redis_cache
 from tests.processes import celery_app_on
+from tests.servers import wait_until
 
 from .conftest import TURN_CONTEXT
 
@@ -54,6 +55,8 @@ def test_email_committed_in_a_transaction_is_sent_by_the_worker(
         email.refresh_from_db()
 
     assert email.status == "sent", email.last_error
+    # The task commits the status before it returns, and task_postrun comes after that.
+    wait_until(lambda: task_runs, 10, "the worker's task to end (task_postrun)")
     assert [message.to for message in mailoutbox] == [["anna@example.com"]]
     assert mailoutbox[0].subject == "Your turn in Skull <Bay> against Anna"
     # Sent by the worker through the broker, not in-process by an eager task.
@@ -82,6 +85,7 @@ def test_with_the_cache_on_redis_a_drain_sends_every_committed_email_once(
     assert sorted(message.to[0] for message in mailoutbox) == [
         f"p{n}@example.com" for n in range(6)
     ]
+    wait_until(lambda: task_runs, 10, "a drain to end (task_postrun)")
     names = {name for name, eager, _ in task_runs if not eager}
     assert names == {tasks.drain_outbox.name}
     # However quick the worker, never more drains than commits.
