@@ -10,7 +10,7 @@ import pytest
 from games.kinds.piratz import rules as piratz
 from games.models import Game
 from tests.browser import flows
-from tests.browser.conftest import PHONE, SCREENSHOTS, SETTLED, Visitor
+from tests.browser.conftest import PHONE, SCREENSHOTS, Visitor
 from tests.browser.hidden import HiddenInformationScan
 from tests.factories import make_user, start_game
 
@@ -229,9 +229,9 @@ def test_a_reveal_and_a_pass_are_animated_unless_motion_is_reduced(
     else:
         # The new card arrives, the passed one flies to Anna's seat, whose stacks bump.
         assert animations >= 3 and ghosts == 1, (animations, ghosts)
-        # The tests' checks and (forced) clicks wait until the cards have landed: one on
-        # its way in covers what lies between the pile and the row (conftest.py SETTLED).
-        anna.page.wait_for_function(SETTLED)
+        # The tests' (forced) clicks come once the cards have landed: one on its way in
+        # covers what lies between the pile and the row (conftest.py LANDED).
+        anna.assert_clickable(anna.page.locator("main a").first)
         assert anna.page.evaluate("document.getAnimations().length") == 0
         # The flying card is gone once it has landed.
         anna.page.locator(".motion-ghost").wait_for(state="detached", timeout=5_000)
