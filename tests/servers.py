@@ -24,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
+# How much of a process's output a failing test shows: its end, where the trouble is.
+LOG_TAIL_CHARS = 3000
 
 
 def free_port() -> int:
@@ -125,7 +127,7 @@ class Gunicorn:
 
     def log_tail(self) -> str:
         self.log.seek(0)
-        return self.log.read()[-3000:]
+        return self.log.read()[-LOG_TAIL_CHARS:]
 
     def stop(self, grace: float = 15) -> None:
         """Graceful shutdown (SIGTERM), then SIGKILL after ``grace`` seconds."""
@@ -194,7 +196,7 @@ class Uvicorn:
 
     def log_tail(self) -> str:
         self.log.seek(0)
-        return self.log.read()[-3000:]
+        return self.log.read()[-LOG_TAIL_CHARS:]
 
     def stop(self, grace: float = 15) -> None:
         if self.process is None or self.process.poll() is not None:

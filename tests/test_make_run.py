@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import free_port, wait_until
+from tests.servers import LOG_TAIL_CHARS
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +51,11 @@ def as_typed_at_a_terminal() -> None:
     ``make run`` would ignore the test's Ctrl-C, which no user at a terminal sees."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+def command_line(pid: int) -> str:
+    """The command line process ``pid`` runs, its arguments joined by spaces."""
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
 
 
 class LocalService:
@@ -148,9 +154,8 @@ class LocalService:
             running = []
             for pid in sorted(session_pids(self.process.pid)):
                 with contextlib.suppress(OSError):
-                    command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-                    running.append(f"  {pid}: {command.decode(errors='replace')[:160]}")
-            tail = self.log.read_text(errors="replace")[-3000:]
+                    running.append(f"  {pid}: {command_line(pid)[:160]}")
+            tail = self.log.read_text(errors="replace")[-LOG_TAIL_CHARS:]
             pytest.fail(
                 f"make run still runs {seconds} s {after}:\n"
                 + "\n".join(running)
@@ -232,7 +237,7 @@ def test_the_web_server_stops_when_the_worker_dies(local_service):
         lambda: [
             pid
             for pid in session_pids(service.process.pid)
-            if b"celery" in Path(f"/proc/{pid}/cmdline").read_bytes()
+            if "celery" in command_line(pid)
             and os.getpgid(pid) == pid  # the worker's main process leads its group
         ],
         20,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from notifications.models import OutboundEmail
 from tests.processes import CeleryProcess, SmtpSink, service_env, stop_together
-from tests.servers import HOST, ROOT, Gunicorn, RedisServer
+from tests.servers import HOST, LOG_TAIL_CHARS, ROOT, Gunicorn, RedisServer
 
 REQUEST_TIMEOUT = 30
 # A stack at its end: seconds for its processes to shut down warmly before they are killed.
@@ -211,11 +211,10 @@ class Stack:
         self.sinks.append(SmtpSink(self.smtp_port).start())
 
     def log_tails(self) -> str:
-        """The end of each process's output (gunicorn, the worker, beat; 3,000 characters
-        each, as ``Gunicorn.log_tail``): what a failed test prints to say what its
-        processes were doing."""
+        """The end of each process's output (gunicorn, the worker, beat; ``LOG_TAIL_CHARS``
+        each): what a failed test prints to say what its processes were doing."""
         parts = [f"--- gunicorn:\n{self.web.log_tail()}"]
-        parts += [f"--- {p.log.name}:\n{p.output()[-3000:]}" for p in self.processes]
+        parts += [f"--- {p.log.name}:\n{p.output()[-LOG_TAIL_CHARS:]}" for p in self.processes]
         return "\n".join(parts)
 
     def stop(self) -> None:
