@@ -2,9 +2,9 @@
 
 Every page a ``Visitor`` opens or reaches by a click is checked the same way: no console
 errors, no Content-Security-Policy violation, no serious or critical axe-core violations
-(once per kind of page), and no hidden information in any document or fragment the browser
-received (``HiddenInformationScan``). A CSP violation seen after a visitor's last check
-fails the test when its visitors are closed.
+(once per kind of page in a worker's run), and no hidden information in any document or
+fragment the browser received (``HiddenInformationScan``). A CSP violation seen after a
+visitor's last check fails the test when its visitors are closed.
 """
 
 import os
@@ -87,13 +87,22 @@ def browser():
             chromium.close()
 
 
+@pytest.fixture(scope="package")
+def axe_checked() -> set[str]:
+    """The kinds of page axe-core has checked in this worker's run of the package
+    (``Visitor.page_kind``): a login page or an empty My games checked in one test is not
+    checked again in the next twenty (150 of 256 runs were such repeats). A test that
+    makes a page its own way (long names, a theme) and wants that page checked says
+    ``check_accessibility(force=True)``."""
+    return set()
+
+
 class Site:
     """The live test server as the players reach it: its address and the emails it sent."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, axe_checked: set[str]):
         self.url = url
-        # The kinds of page axe-core has checked in this test (see Visitor.page_kind).
-        self.axe_checked: set[str] = set()
+        self.axe_checked = axe_checked
 
     def emails_to(self, address: str) -> list:
         """The emails sent to ``address`` so far, oldest first (the locmem outbox)."""
@@ -112,7 +121,7 @@ class Site:
 
 
 @pytest.fixture
-def site(browser, live_server, transactional_db, settings) -> Site:
+def site(browser, live_server, transactional_db, settings, axe_checked) -> Site:
     """The live server, with emailed links pointing at it.
 
     The live server answers in its own thread on the same test database, so the test's
@@ -125,7 +134,7 @@ def site(browser, live_server, transactional_db, settings) -> Site:
     # A tenth of a second (production's fallback polls every second) keeps a whole game
     # of moves arriving on the other page from waiting a second each.
     settings.TABLE_STREAM_POLL_SECONDS = 0.1
-    return Site(live_server.url)
+    return Site(live_server.url, axe_checked)
 
 
 # A scanner gets (url, body, content type) of every response the browser received.
@@ -178,6 +187,21 @@ SHOWS_VERSION = """
   && !document.documentElement.hasAttribute("data-table-refreshing")
 """
 
+
+# The kind of page (Visitor.page_kind), from the generalised path given: everything read in
+# one call, as each of Playwright's calls is a round trip to the browser.
+PAGE_KIND = """
+(path) => {
+  const actions = [...new Set([...document.querySelectorAll("[data-action]")]
+    .map((node) => node.dataset.action))].sort();
+  const game = document.querySelector("[data-rules-link]")?.getAttribute("href") || "";
+  const status = document.querySelector(".game-table")?.dataset.status || "";
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const alerts = document.querySelector("[role=alert]") ? 1 : 0;
+  return `${document.documentElement.lang} ${window.innerWidth}px ${dark} ${path} `
+    + `${game} ${status} ${actions.join(",")} alerts=${alerts}`;
+}
+"""
 
 # Why a person could not click the element (empty when they could), after scrolling it
 # to the middle of the window: not shown, disabled, or covered where a click lands by another
@@ -353,22 +377,19 @@ class Visitor:
                 scan(response.url, body, kind)
 
     def page_kind(self) -> str:
-        """What kind of page this is, for checking each kind with axe once per test: its
-        language, the path with ids and tokens generalised, the move forms it offers and
-        whether it shows an alert."""
+        """What kind of page this is, for checking each kind with axe once (``axe_checked``):
+        its language, screen width and colour scheme, the path with ids and tokens
+        generalised, the game and the table's status where it shows one, the move forms it
+        offers and whether it shows an alert."""
         path = self.page.url.removeprefix(self.site.url).split("?")[0]
         path = re.sub(r"[0-9a-f]{8}-[0-9a-f-]{27}", "<id>", path)
         path = re.sub(r"/(enter|invitations|login)/[^/]+/", r"/\1/<token>/", path)
-        actions = self.page.eval_on_selector_all(
-            "[data-action]", "nodes => [...new Set(nodes.map(n => n.dataset.action))].sort()"
-        )
-        alerts = min(self.page.locator("[role=alert]").count(), 1)
-        language = self.page.locator("html").get_attribute("lang")
-        return f"{language} {path} {','.join(actions)} alerts={alerts}"
+        return self.page.evaluate(PAGE_KIND, path)
 
     def check_accessibility(self, *, force: bool = False) -> None:
-        """axe-core on this page: no serious or critical violation (once per page kind:
-        a run takes a second, and a whole game shows the same few kinds a hundred times)."""
+        """axe-core on this page: no serious or critical violation (once per page kind,
+        ``axe_checked``: a run takes a second, and a whole game shows the same few kinds a
+        hundred times); ``force`` checks it whatever was checked before."""
         kind = self.page_kind()
         if kind in self.site.axe_checked and not force:
             return
