@@ -4,7 +4,7 @@ screen and colour scheme as well as by path."""
 
 import pytest
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -30,9 +30,9 @@ def test_a_kind_of_page_is_checked_once_unless_forced(site, visitors):
 
 def test_the_screen_and_the_colour_scheme_make_another_kind(site, visitors):
     kinds = set()
-    for viewport in (None, PHONE):
+    for viewport in (DESKTOP, PHONE):
         for scheme in ("light", "dark"):
-            visitor = visitors("Anna", **({"viewport": viewport} if viewport else {}))
+            visitor = visitors("Anna", viewport=viewport)
             visitor.page.emulate_media(color_scheme=scheme)
             open_unchecked(visitor, "/harness/kinds/", NAMELESS_BUTTON)
             kinds.add(visitor.page_kind())
