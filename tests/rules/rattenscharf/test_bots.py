@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from games.kinds.rattenscharf import rules as rs
 from games.kinds.rattenscharf.rules import bots
+from games.kinds.rattenscharf.rules.board import legal_windows, place, window
+from games.kinds.rattenscharf.rules.strips import STRIP_IDS
 from games.simulation import play_bot_game, tournament
 from tests.rules.bot_checks import checked_choice
 
@@ -77,6 +79,31 @@ def test_the_bots_quick_placement_effect_is_the_engines(seed, choices):
                 expected[owner] += points
             assert (gained, rats) == (expected, after.board.rats)
         # Careful play reaches crowded tables where groups change and rats are covered.
+        state = rs.apply(state, seat, rs.choose_bot_action(rs.view(state, seat), "careful", rng))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
+def test_the_second_strips_effect_reused_from_before_the_turn_is_the_fresh_one(seed, choices):
+    """strong's second strip: ``_SecondStrips.effect`` (worked out on the table before the
+    turn, reused where the first strip changed nothing it read) equals ``_effect`` on the
+    table after the first strip, for every window and flip after a few first strips."""
+    rng = random.Random(choices)
+    state = rs.new_game(seed=seed)
+    while not rs.is_finished(state):
+        seat = rs.current_seat(state)
+        legal = rs.legal_actions(state, seat)
+        board = state.board
+        seconds = bots._SecondStrips(board)
+        strip = rng.choice(STRIP_IDS)  # the second strip, as in a turn: reused per window
+        for first in rng.sample(legal, min(4, len(legal))):
+            after, _ = place(board, *bots._parts(first))
+            changed = set(window(first["x"], first["y"], first["orientation"]))
+            for x, y, orientation in legal_windows(after):
+                for flip in (False, True):
+                    fresh = bots._effect(after.grid, after.rats, strip, x, y, orientation, flip)
+                    reused = seconds.effect(after, changed, strip, window(x, y, orientation), flip)
+                    assert reused == fresh, (first, strip, x, y, orientation, flip)
         state = rs.apply(state, seat, rs.choose_bot_action(rs.view(state, seat), "careful", rng))
 
 
