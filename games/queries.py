@@ -83,12 +83,18 @@ SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
 # A game's seats with their users and nothing more: for lists that name the people at
 # many games (My games) and read neither their settings nor their vacations.
 SEATS_WITH_PEOPLE = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+# A game's seat rows alone (who holds which seat, by user id): for an answer that names
+# nobody, as the move log; no join, so it costs a log GET about 2,000 fewer Python calls.
+SEAT_ROWS = Prefetch("seats", queryset=Seat.objects.all())
 
 
-def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
-    """The game with its seats prefetched as ``SEATS_WITH_USERS``, or None when there is no
-    such game. Two queries: the game row, then its seats with users, settings and running
-    vacations. ``ValidationError`` when ``game_id`` is no game id at all.
+def game_with_seats(
+    game_id, *, lock: bool = False, seats: Prefetch = SEATS_WITH_USERS
+) -> Game | None:
+    """The game with its seats prefetched as ``seats`` (``SEATS_WITH_USERS`` unless given),
+    or None when there is no such game. Two queries: the game row, then its seats (with
+    users, settings and running vacations). ``ValidationError`` when ``game_id`` is no game
+    id at all.
 
     With ``lock``, the game row is locked until the caller's transaction ends, as by
     ``games.actions.common.lock_game`` (inside ``transaction.atomic`` only); the seats
@@ -110,9 +116,7 @@ def game_with_seats(game_id, *, lock: bool = False) -> Game | None:
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction already serialises writers
     params = [key.get_db_prep_value(key.to_python(game_id), connection)]
-    found = list(
-        Game.objects.raw(sql, params, using=connection.alias).prefetch_related(SEATS_WITH_USERS)
-    )
+    found = list(Game.objects.raw(sql, params, using=connection.alias).prefetch_related(seats))
     return found[0] if found else None
 
 

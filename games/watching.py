@@ -53,14 +53,14 @@ def may_be_watched(game: Game) -> bool:
     return game.public and game.status in WATCHABLE
 
 
-def get_viewing(user, game_id) -> Viewing:
+def get_viewing(user, game_id, *, seats: Prefetch = queries.SEATS_WITH_USERS) -> Viewing:
     """``game_id`` as ``user`` (signed in or not) may look at it, its seats prefetched as
-    ``queries.SEATS_WITH_USERS``: a player of it at their seat, staff at none, anyone else
-    as a watcher of a public game that has begun. ``ServiceError("not_found")`` otherwise
-    (a missing game, a private one, a public one not begun): the same answer every time,
-    so ids cannot be probed. Two queries."""
+    ``seats`` (``queries.SEATS_WITH_USERS`` unless given): a player of it at their seat,
+    staff at none, anyone else as a watcher of a public game that has begun.
+    ``ServiceError("not_found")`` otherwise (a missing game, a private one, a public one not
+    begun): the same answer every time, so ids cannot be probed. Two queries."""
     try:
-        game = queries.game_with_seats(game_id)
+        game = queries.game_with_seats(game_id, seats=seats)
     except ValidationError:  # not a game id at all
         game = None
     if game is not None:
