@@ -80,6 +80,15 @@ def _seats_with_users():
 # the other players see) and each user with their notification settings (the deadline
 # and the emails read them): one query for all of it, however many seats.
 SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
+# A game's seats with their users and running vacations (``on_vacation_until``), without
+# the users' notification settings: for an answer that shows the seats to a reader, as a
+# game GET, and writes nothing that the settings steer (deadlines, emails).
+SEATS_TO_SHOW = Prefetch(
+    "seats",
+    queryset=Seat.objects.select_related("user").annotate(
+        on_vacation_until=RunningVacationEnd("user_id")
+    ),
+)
 # A game's seats with their users and nothing more: for lists that name the people at
 # many games (My games) and read neither their settings nor their vacations.
 SEATS_WITH_PEOPLE = Prefetch("seats", queryset=Seat.objects.select_related("user"))

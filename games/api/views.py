@@ -130,7 +130,7 @@ def viewing_or_refused(
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def game_detail(request, game_id):
-    viewing = viewing_or_refused(request, game_id)
+    viewing = viewing_or_refused(request, game_id, seats=queries.SEATS_TO_SHOW)
     return Response(game_json(viewing.game, request.user))
 
 
