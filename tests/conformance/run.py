@@ -83,7 +83,6 @@ def main(extra: list[str]) -> int:
         SITE_URL=f"http://127.0.0.1:{port}",
         ALLOWED_HOSTS="127.0.0.1",
         DATABASE_URL=database,
-        DATABASE_CONN_MAX_AGE="0",
         CELERY_BROKER_DIR=str(work / "celery"),  # queued email tasks: written, never run
         EMAIL_FILE_PATH=str(work / "mail"),
         LOG_LEVEL="ERROR",  # the server log shown on failure: tracebacks, not every 4xx
