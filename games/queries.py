@@ -70,25 +70,20 @@ class RunningVacationEnd(Expression):
         return sql, (*user_params, now, now)
 
 
-def _seats_with_users():
-    return Seat.objects.select_related("user", "user__notification_settings").annotate(
-        on_vacation_until=RunningVacationEnd("user_id")
-    )
-
-
-# A game's seats with their users, each seat annotated with ``on_vacation_until`` (what
-# the other players see) and each user with their notification settings (the deadline
-# and the emails read them): one query for all of it, however many seats.
-SEATS_WITH_USERS = Prefetch("seats", queryset=_seats_with_users())
-# A game's seats with their users and running vacations (``on_vacation_until``), without
-# the users' notification settings: for an answer that shows the seats to a reader, as a
-# game GET, and writes nothing that the settings steer (deadlines, emails).
-SEATS_TO_SHOW = Prefetch(
-    "seats",
-    queryset=Seat.objects.select_related("user").annotate(
-        on_vacation_until=RunningVacationEnd("user_id")
-    ),
+# Seats with their users, each seat annotated with ``on_vacation_until`` (what the other
+# players see): the shared part of the two reads below.
+_SEATS_WITH_PEOPLE_AND_VACATIONS = Seat.objects.select_related("user").annotate(
+    on_vacation_until=RunningVacationEnd("user_id")
 )
+# A game's seats with their users, each seat annotated with ``on_vacation_until`` and each
+# user with their notification settings (the deadline and the emails read them): one
+# query for all of it, however many seats.
+SEATS_WITH_USERS = Prefetch(
+    "seats", queryset=_SEATS_WITH_PEOPLE_AND_VACATIONS.select_related("user__notification_settings")
+)
+# The same without the users' notification settings: for an answer that shows the seats
+# to a reader, as a game GET, and writes nothing that the settings steer (deadlines, emails).
+SEATS_TO_SHOW = Prefetch("seats", queryset=_SEATS_WITH_PEOPLE_AND_VACATIONS)
 # A game's seats with their users and nothing more: for lists that name the people at
 # many games (My games) and read neither their settings nor their vacations.
 SEATS_WITH_PEOPLE = Prefetch("seats", queryset=Seat.objects.select_related("user"))
@@ -101,9 +96,8 @@ def game_with_seats(
     game_id, *, lock: bool = False, seats: Prefetch = SEATS_WITH_USERS
 ) -> Game | None:
     """The game with its seats prefetched as ``seats`` (``SEATS_WITH_USERS`` unless given),
-    or None when there is no such game. Two queries: the game row, then its seats (with
-    users, settings and running vacations). ``ValidationError`` when ``game_id`` is no game
-    id at all.
+    or None when there is no such game. Two queries: the game row, then its seats as
+    ``seats`` reads them. ``ValidationError`` when ``game_id`` is no game id at all.
 
     With ``lock``, the game row is locked until the caller's transaction ends, as by
     ``games.actions.common.lock_game`` (inside ``transaction.atomic`` only); the seats
