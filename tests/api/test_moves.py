@@ -206,3 +206,23 @@ def test_each_action_name_belongs_to_one_game_so_the_body_chooses_its_serializer
             assert move_serializer_for_action(action) is serializers[game]
     for unknown in ("teleport", None, 3, ["place"]):
         assert move_serializer_for_action(unknown) is AnyGameMoveSerializer
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Berlin"])
+def test_each_log_entry_is_written_as_drfs_own_fields_would(game, anna, bert, zone, settings):
+    # MoveLogSerializer writes an entry without DRF's generic field loop (a log holds
+    # hundreds): it must say exactly what that loop says, full and reduced entries alike.
+    from rest_framework import serializers
+
+    from games.api.serializers import MoveLogSerializer
+
+    settings.TIME_ZONE = zone
+    play(client_for(anna), game, 0, action="reveal")
+    game.refresh_from_db()
+    entries = [move.public_entry(game.rules) for move in game.moves.all()]
+    entries += [move.public_entry(game.rules, reduced=True) for move in game.moves.all()]
+    entries.append({**entries[0], "at": entries[0]["at"].replace(microsecond=0)})
+    written = MoveLogSerializer(entries, many=True).data
+    generic = MoveLogSerializer()
+    assert written == [serializers.Serializer.to_representation(generic, e) for e in entries]
+    assert [list(entry) for entry in written] == [list(generic.fields)] * len(entries)
