@@ -1,7 +1,11 @@
 """ApiTokenAuthentication: the class itself, and the 401 answers of an API view using it."""
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.urls import path
+from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory
@@ -31,11 +35,28 @@ def authenticate(header: str | None):
 def test_valid_key_authenticates_and_records_use(player):
     key = ApiToken.issue(player)
 
-    user, token = authenticate(f"Token {key}")
+    user, use = authenticate(f"Token {key}")
 
     assert user == player
-    token.refresh_from_db()
+    token = ApiToken.objects.get(pk=use.token_id)
+    assert token.user == player
     assert token.last_used_at is not None
+
+
+@pytest.mark.parametrize(
+    ("last_used", "recorded"),
+    [(None, True), (timedelta(minutes=59), False), (timedelta(minutes=61), True)],
+)
+def test_a_keys_use_is_recorded_once_an_hour(player, last_used, recorded):
+    key = ApiToken.issue(player)
+    now = timezone.now()
+    before = None if last_used is None else now - last_used
+    ApiToken.objects.filter(user=player).update(last_used_at=before)
+
+    with time_machine.travel(now, tick=False):
+        authenticate(f"Token {key}")
+
+    assert ApiToken.objects.get(user=player).last_used_at == (now if recorded else before)
 
 
 @pytest.mark.parametrize(
