@@ -60,7 +60,10 @@ def key_holder(key: str) -> tuple[User, ApiKeyUse, bool] | None:
     if not found:
         return None
     (user,) = found  # key_hash is unique
-    return user, ApiKeyUse(user.api_token_id), bool(user.api_token_use_unrecorded)
+    # raw() set the key's two columns on the user it built: taken off, it is a plain user.
+    columns = vars(user)
+    token_id, unrecorded = columns.pop("api_token_id"), columns.pop("api_token_use_unrecorded")
+    return user, ApiKeyUse(token_id), bool(unrecorded)
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
