@@ -24,7 +24,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from py_vapid import Vapid
-from pywebpush import WebPusher
 
 from accounts.schedule import EmailKind
 from core.outbound.transport import DeliveryError, answer_error, longest_post_seconds
@@ -126,6 +125,10 @@ def vapid_headers(endpoint: str, now: int) -> dict[str, str]:
 def encrypt(subscription: PushSubscription, data: bytes) -> bytes:
     """``data`` encrypted for the subscribed browser (RFC 8291, ``aes128gcm``): only its
     keys can read it."""
+    # Imported here, by the worker's first push: pywebpush loads aiohttp (0.17 s), which
+    # every web and worker process, manage.py command and test would otherwise pay at start.
+    from pywebpush import WebPusher
+
     info = {
         "endpoint": subscription.endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
