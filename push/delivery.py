@@ -125,8 +125,8 @@ def vapid_headers(endpoint: str, now: int) -> dict[str, str]:
 def encrypt(subscription: PushSubscription, data: bytes) -> bytes:
     """``data`` encrypted for the subscribed browser (RFC 8291, ``aes128gcm``): only its
     keys can read it."""
-    # Imported here, by the worker's first push: pywebpush loads aiohttp (0.17 s), which
-    # every web and worker process, manage.py command and test would otherwise pay at start.
+    # deferred: pywebpush loads aiohttp (0.17 s), which every web and worker process,
+    # manage.py command and test would otherwise pay at start; only a push needs it.
     from pywebpush import WebPusher
 
     info = {
