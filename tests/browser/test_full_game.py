@@ -22,6 +22,10 @@ MOVE_LIMIT = 300
 # Seed 4, 2 players: Anna reveals a rat, ends her turn; Bert's first reveal is the second
 # rat in the face-up row, a rat alert (rules P11, P14) at version 3.
 RAT_ALERT_SEED = 4
+# The whole game from the invitation email is dealt from a seed too: with a random deal,
+# a few in 10,000 put a run of the draw pile's top among a page's own numbers (a
+# card drawing's "6 11 #id 12"), which the hidden-information scan reports as a leak.
+WHOLE_GAME_SEED = 7
 
 
 def choose_action(offered: set[str], rng: random.Random) -> str:
@@ -91,6 +95,8 @@ def test_two_players_play_a_whole_game_from_the_invitation_email(site, visitors)
     flows.accept_invitation(bert, "bert@example.com")
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
+    game.state = piratz.dump(piratz.new_game(2, seed=WHOLE_GAME_SEED))  # as tests/factories does
+    game.save(update_fields=["state"])
 
     seats = {0: anna, 1: bert}
     for seat, visitor in seats.items():
