@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
+from core import sql
 from core.api.exceptions import SuspendedError
 
 from .languages import activate_for
@@ -37,26 +38,24 @@ def key_holder(key: str) -> tuple[User, ApiKeyUse, bool] | None:
     answer, the staleness decided by the database as the ORM's filter would.
     """
     connection = connections[router.db_for_read(ApiToken)]
-    quote = connection.ops.quote_name
+    users, keys = sql.table(User, connection), sql.table(ApiToken, connection)
 
-    def column(model, name: str) -> str:
-        return quote(model._meta.get_field(name).column)
+    def of_key(name: str) -> str:
+        return sql.column(ApiToken, name, connection)
 
-    users, keys = quote(User._meta.db_table), quote(ApiToken._meta.db_table)
-    sql = (
-        f"SELECT {users}.*, {keys}.{column(ApiToken, 'id')} AS api_token_id,"
-        f" ({keys}.{column(ApiToken, 'last_used_at')} IS NULL"
-        f" OR {keys}.{column(ApiToken, 'last_used_at')} < %s) AS api_token_use_unrecorded"
-        f" FROM {users} JOIN {keys}"
-        f" ON {keys}.{column(ApiToken, 'user')} = {users}.{column(User, 'id')}"
-        f" WHERE {keys}.{column(ApiToken, 'key_hash')} = %s"
+    query = (
+        f"SELECT {users}.*, {of_key('id')} AS api_token_id,"
+        f" ({of_key('last_used_at')} IS NULL OR {of_key('last_used_at')} < %s)"
+        " AS api_token_use_unrecorded"
+        f" FROM {users} JOIN {keys} ON {of_key('user')} = {sql.column(User, 'id', connection)}"
+        f" WHERE {of_key('key_hash')} = %s"
     )
     recorded_since = timezone.now() - _LAST_USED_RESOLUTION
     params = [
         DateTimeField().get_db_prep_value(recorded_since, connection),
         ApiToken.hash_key(key),
     ]
-    found = list(User.objects.raw(sql, params, using=connection.alias))
+    found = list(User.objects.raw(query, params, using=connection.alias))
     if not found:
         return None
     (user,) = found  # key_hash is unique

@@ -9,7 +9,6 @@ from django.db.models import (
     DateTimeField,
     Expression,
     F,
-    Field,
     IntegerField,
     OuterRef,
     Prefetch,
@@ -23,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
+from core import sql
 from core.errors import ServiceError
 from games.models import Game, GameStatus, Move, Seat
 
@@ -53,21 +53,18 @@ class RunningVacationEnd(Expression):
 
     def as_sql(self, compiler, connection):
         user_sql, user_params = compiler.compile(self.user)
-        quote = connection.ops.quote_name
-        table = quote(Vacation._meta.db_table)
 
         def column(name: str) -> str:
-            field = Vacation._meta.get_field(name)
-            assert isinstance(field, Field) and field.column  # a concrete column of its own
-            return f"{table}.{quote(field.column)}"
+            return sql.column(Vacation, name, connection)
 
         now = DateTimeField().get_db_prep_value(timezone.now(), connection)
-        sql = (
-            f"(SELECT {column('ends_at')} FROM {table} WHERE {column('user')} = {user_sql}"
+        query = (
+            f"(SELECT {column('ends_at')} FROM {sql.table(Vacation, connection)}"
+            f" WHERE {column('user')} = {user_sql}"
             f" AND {column('starts_at')} <= %s AND {column('ends_at')} > %s"
             f" ORDER BY {column('ends_at')} DESC LIMIT 1)"
         )
-        return sql, (*user_params, now, now)
+        return query, (*user_params, now, now)
 
 
 # Seats with their users, each seat annotated with ``on_vacation_until`` (what the other
@@ -113,13 +110,13 @@ def game_with_seats(
         # What the ORM's select_for_update() refuses too: a lock no transaction holds.
         raise TransactionManagementError("game_with_seats(lock=True) needs transaction.atomic")
     key = Game._meta.pk
-    assert key is not None and key.column
-    sql = f"SELECT * FROM {connection.ops.quote_name(Game._meta.db_table)} WHERE "
-    sql += f"{connection.ops.quote_name(key.column)} = %s"
+    assert key is not None
+    by_id = sql.column(Game, key.name, connection)
+    query = f"SELECT * FROM {sql.table(Game, connection)} WHERE {by_id} = %s"
     if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction already serialises writers
+        query += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction already serialises writers
     params = [key.get_db_prep_value(key.to_python(game_id), connection)]
-    found = list(Game.objects.raw(sql, params, using=connection.alias).prefetch_related(seats))
+    found = list(Game.objects.raw(query, params, using=connection.alias).prefetch_related(seats))
     return found[0] if found else None
 
 
