@@ -54,10 +54,16 @@ def start_game(seated: list[User], *, seed: int | None = 7, blind: bool = False,
         game.state = game.rules.dump(game.rules.new_game(len(seated), order=order))
         game.save(update_fields=["state"])
     elif seed is not None:
-        rules = game.rules
-        game.state = rules.dump(rules.new_game(len(seated), seed=seed, **game.rules_options()))
-        game.save(update_fields=["state"])
+        deal_from_seed(game, seed)
     return game
+
+
+def deal_from_seed(game: Game, seed: int) -> None:
+    """Replace the started ``game``'s dealt state by its engine's deal from ``seed`` (for
+    its seats and options), so that a test knows the draw order."""
+    rules = game.rules
+    game.state = rules.dump(rules.new_game(game.seats.count(), seed=seed, **game.rules_options()))
+    game.save(update_fields=["state"])
 
 
 # The toy third game (tic-tac-toe, ``tests/toygame``): the platform's fixture game, far

@@ -101,8 +101,12 @@ class LocalService:
         try:
             wait_until(self.answers, START_SECONDS, f"make run to answer on {self.base}")
         except AssertionError as timed_out:
-            tail = self.log.read_text(errors="replace")[-LOG_TAIL_CHARS:]
-            pytest.fail(f"{timed_out}\n--- the end of its output ({self.log}) ---\n{tail}")
+            pytest.fail(f"{timed_out}\n{self.log_tail()}")
+
+    def log_tail(self) -> str:
+        """The end of ``make run``'s output, headed with where the whole of it is."""
+        tail = self.log.read_text(errors="replace")[-LOG_TAIL_CHARS:]
+        return f"--- the end of its output ({self.log}) ---\n{tail}"
 
     def answers(self) -> bool:
         try:
@@ -165,11 +169,11 @@ class LocalService:
             for pid in sorted(session_pids(self.process.pid)):
                 with contextlib.suppress(OSError):
                     running.append(f"  {pid}: {command_line(pid)[:160]}")
-            tail = self.log.read_text(errors="replace")[-LOG_TAIL_CHARS:]
             pytest.fail(
                 f"make run still runs {seconds} s {after}:\n"
                 + "\n".join(running)
-                + f"\n--- the end of its output ({self.log}) ---\n{tail}"
+                + "\n"
+                + self.log_tail()
             )
 
     def kill_leftovers(self) -> None:

@@ -13,7 +13,7 @@ from games.models import Game, GameStatus
 from tests.browser import flows
 from tests.browser.conftest import PHONE, Visitor
 from tests.browser.hidden import HiddenInformationScan
-from tests.factories import make_user, start_game
+from tests.factories import deal_from_seed, make_user, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -95,8 +95,7 @@ def test_two_players_play_a_whole_game_from_the_invitation_email(site, visitors)
     flows.accept_invitation(bert, "bert@example.com")
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
-    game.state = piratz.dump(piratz.new_game(2, seed=WHOLE_GAME_SEED))  # as tests/factories does
-    game.save(update_fields=["state"])
+    deal_from_seed(game, WHOLE_GAME_SEED)
 
     seats = {0: anna, 1: bert}
     for seat, visitor in seats.items():

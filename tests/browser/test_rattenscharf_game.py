@@ -14,6 +14,7 @@ from games.models import Game, GameStatus
 from tests.browser import flows
 from tests.browser.conftest import PHONE, Visitor
 from tests.browser.hidden import PileOrderScan
+from tests.factories import deal_from_seed
 
 pytestmark = pytest.mark.browser
 
@@ -113,8 +114,7 @@ def test_two_people_play_a_whole_rattenscharf_game(site, visitors):
     flows.accept_invitation(bert, "bert@example.com")
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
-    game.state = rs.dump(rs.new_game(seed=SEED))  # a known deal, as tests/factories does
-    game.save(update_fields=["state"])
+    deal_from_seed(game, SEED)  # a known deal
     users = {seat.seat: seat.user for seat in game.seats.all()}
 
     seats = {0: anna, 1: bert}
