@@ -1,8 +1,9 @@
 """Scale-out on one machine: gunicorn workers (web) and Celery worker processes (background).
 
-Web: runs ``bench/api.py`` once per gunicorn worker count (``--web-workers``, default
-1 2 4; 2 threads each, 8 clients, one project phase and one bare phase each) and prints
-its moves/s, bare writes/s and POST p99 side by side.
+Web: runs ``bench/api.py`` once per gunicorn size (``--web``, workers x threads, default
+1x1 2x1 2x2 2x32 4x2; 8 clients, one project phase and one bare phase each) and prints
+its moves/s, bare writes/s, POST p99 and gunicorn's CPU per move side by side: how many
+workers the cores take, and what more threads per worker cost.
 
 Celery: for each worker-process count (``--celery-workers``, default 1 2), a fresh
 database with BACKLOG two-player games all past their deadline, then WORKERS
@@ -34,12 +35,25 @@ bench_api = soak.bench_api
 BenchError = bench_api.BenchError
 
 
+def gunicorn_size(text: str) -> tuple[int, int]:
+    """``--web``'s argument type: ``"2x1"`` is (2 workers, 1 thread each)."""
+    workers, _, threads = text.lower().partition("x")
+    try:
+        size = int(workers), int(threads)
+    except ValueError:
+        size = (0, 0)
+    if min(size) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give WORKERSxTHREADS, such as 2x1")
+    return size
+
+
 def web(args) -> None:
-    print("web: gunicorn workers x 2 threads, 8 clients, one project and one bare phase")
-    for workers in args.web_workers:
+    print("web: gunicorn workers x threads, 8 clients, one project and one bare phase")
+    for workers, threads in args.web:
         load = bench_api.os.getloadavg()[0]
         completed = subprocess.run(
             [sys.executable, str(ROOT / "bench" / "api.py"), "--workers", str(workers)]
+            + ["--threads", str(threads)]
             + ["--rounds", "1", "--phase-seconds", str(args.phase_seconds)]
             + ["--games", str(args.games), "--database-url", args.database_url],
             capture_output=True,
@@ -56,8 +70,14 @@ def web(args) -> None:
         if completed.returncode not in (0, 1) or not all(numbers.values()):
             raise BenchError(f"bench/api.py failed:\n{out[-2000:]}\n{completed.stderr[-2000:]}")
         (moves, move_p99), (bare, bare_p99) = (numbers[k].groups() for k in ("project", "bare"))
+        cpu = re.search(
+            r"CPU per write \(with its GETs\): gunicorn ([\d.]+) ms, PostgreSQL >= ([\d.]+) ms",
+            out,
+        )
+        gunicorn_cpu, postgres_cpu = cpu.groups() if cpu else ("?", "?")
         print(
-            f"  {workers} workers: {moves} moves/s (POST p99 {move_p99} ms), bare {bare} "
+            f"  {workers} x {threads}: {moves} moves/s (POST p99 {move_p99} ms; CPU a move: "
+            f"gunicorn {gunicorn_cpu} ms, PostgreSQL {postgres_cpu} ms), bare {bare} "
             f"writes/s (p99 {bare_p99} ms); load average {load:.2f} before, "
             f"{bench_api.os.getloadavg()[0]:.2f} after",
             flush=True,
@@ -167,7 +187,14 @@ def one_backlog(args, env, workers: int, folder: Path, children: list) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=("web", "celery", "both"), default="both")
-    parser.add_argument("--web-workers", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument(
+        "--web",
+        type=gunicorn_size,
+        nargs="+",
+        default=[(1, 1), (2, 1), (2, 2), (2, 32), (4, 2)],
+        metavar="WORKERSxTHREADS",
+        help="gunicorn sizes to run (default 1x1 2x1 2x2 2x32 4x2)",
+    )
     parser.add_argument("--phase-seconds", type=float, default=15)
     parser.add_argument("--games", type=int, default=30, help="web: games ready per run")
     parser.add_argument("--celery-workers", type=int, nargs="+", default=[1, 2])
