@@ -882,14 +882,17 @@ def main(argv=None) -> int:
         "--concurrency", type=int, default=8, help="client threads, one game each (default 8)"
     )
     cores = os.cpu_count() or 1
+    # One single-threaded worker per core, as docs/operating.md sizes gunicorn behind a
+    # buffering proxy with PostgreSQL on the machine: the most moves per CPU second here
+    # (bench/scale.py's sizes, BENCHMARKS.md "Scale-out").
     parser.add_argument(
         "--workers",
         type=int,
-        default=2 * cores,
-        help=f"gunicorn worker processes (default 2 x cores = {2 * cores})",
+        default=cores,
+        help=f"gunicorn worker processes (default one per core: {cores})",
     )
     parser.add_argument(
-        "--threads", type=int, default=2, help="threads per gunicorn worker (default 2)"
+        "--threads", type=int, default=1, help="threads per gunicorn worker (default 1)"
     )
     parser.add_argument(
         "--worker-class",
