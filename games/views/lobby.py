@@ -4,6 +4,8 @@ Thin views: they parse, check access, call ``games.actions`` (which validate and
 state) and render. The table itself is ``games.views.table.game_page`` (and its successors).
 """
 
+import functools
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,6 +13,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -27,6 +30,7 @@ from games.forms import ClockFields
 from games.models import Game, GameStatus
 from games.movelog import log_to_describe, moves_at_version
 from games.replay import ReplayRequest, any_game_page
+from games.templatetags.player_links import player_link
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
@@ -286,6 +290,22 @@ def _my_games(user):
     return list(games[:MY_GAMES_LIMIT])
 
 
+def _row_links(game: Game) -> dict[str, str]:
+    """A listed game's links, "" where the row shows none: its table, its replay (once a
+    move was played), its rematch's table, or the form that asks for one (a finished or
+    aborted game without a rematch). Made in the view: the template's ``{% url %}`` costs
+    several times as much a link, and a list shows dozens (issue 36's goal for My games)."""
+    ended = game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+    return {
+        "url": reverse("games:game", args=[game.id]),
+        "replay_url": reverse("games:replay", args=[game.id]) if game.version else "",
+        "rematch_url": reverse("games:game", args=[game.rematch_id]) if game.rematch_id else "",
+        "play_again_url": (
+            reverse("games:rematch", args=[game.id]) if ended and not game.rematch_id else ""
+        ),
+    }
+
+
 def _status_line(game, names: describe.Names) -> str:
     """Where a game stands, as the list shows it to this player."""
     if game.status == GameStatus.ACTIVE:
@@ -385,6 +405,8 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 return redirect("games:game", game_id=game.id)
         status = 400
     zone = settings_for(request.user).zone
+    # The same few people sit at many of the listed games: each link is made once.
+    link_to = functools.cache(player_link)
     rows = []
     for game in listed:
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
@@ -396,12 +418,20 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
         rows.append(
             {
                 "game": game,
+                **_row_links(game),
+                # Resigned players whose names do not say so already (a bot plays a
+                # resigned seat on, P26).
+                "resigned": [
+                    s.user.public_name for s in seats if s.resigned and not s.bot and s.user
+                ],
                 "name": game.rules.NAME,
                 "players": [s.public_name for s in seats],
-                # The other people at it, each a link to their player page ({% player_link %}:
-                # a deleted account's name is no link).
+                # The other people at it, each a link to their player page (player_link: a
+                # deleted account's name is no link), made once a page for each person.
                 "people": [
-                    s.user for s in seats if s.user is not None and s.user_id != request.user.pk
+                    link_to(s.user)
+                    for s in seats
+                    if s.user is not None and s.user_id != request.user.pk
                 ],
                 "status": _status_line(game, names),
                 "waiting_for_me": bool(game.waiting_for_me),
@@ -414,7 +444,6 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "deadline_text": describe.format_moment(game.deadline, zone),
                 "created": describe.format_moment(game.created_at, zone),
                 "answer": game.status == GameStatus.INVITED and game.my_accepted_at is None,
-                "has_moves": game.version > 0,
             }
         )
     offered = games_offered()
