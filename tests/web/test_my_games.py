@@ -64,6 +64,21 @@ def test_deadlines_show_in_the_players_time_zone(anna, bert, client_of):
     assert "Deadline Tuesday 24 November, 19:00 JST" in body
 
 
+def test_a_rows_sentences_are_said_in_the_readers_language(anna, bert, client_of):
+    game = start_game([anna, bert], seed=3)
+    deadline = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
+    Game.objects.filter(id=game.id).update(deadline=deadline)
+    client = client_of(anna)
+    with time_machine.travel(datetime(2026, 11, 23, 7, 0, tzinfo=UTC), tick=False):
+        english = client.get("/games/").content.decode()
+        client.cookies["django_language"] = "de"
+        german = client.get("/games/").content.decode()
+    assert "<strong>Piratz with Anna, Bert</strong>" in english
+    assert "Deadline Tuesday 24 November, 10:00 UTC (in 1\xa0day, 3\xa0hours)." in english
+    assert "<strong>Piratz mit Anna, Bert</strong>" in german
+    assert "Frist Dienstag, 24. November, 10:00 UTC (noch 1\xa0Tag, 3\xa0Stunden)." in german
+
+
 def test_a_finished_game_says_who_won(anna, bert, client_of, moderator):
     game = start_game([anna, bert], seed=3)
     Game.objects.filter(id=game.id).update(status="finished", result={"winners": [1]})
