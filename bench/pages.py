@@ -1,5 +1,6 @@
 """Server time of the pages issue 36 names: a mid-game Piratz table, a late Rattenscharf
-table and My games, with the Python calls and queries each request makes.
+table and My games (as it opens, and with every ended game shown), with the Python calls
+and queries each request makes.
 
 Builds the pages' data on a fresh PostgreSQL database (dropped at the end) with the cache
 on Redis, as in production: a four-player Piratz game played to about its middle
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import api  # noqa: E402  (standard library until setup_django)
 
-PAGES = ("piratz", "rattenscharf", "my-games")
+PAGES = ("piratz", "rattenscharf", "my-games", "my-games-all")
 
 
 class CallCounter:
@@ -104,6 +105,7 @@ def build(rng: random.Random, args) -> dict:
     """The three pages' data; returns each page's path and the user who reads it."""
     from games import actions
     from games.models import Game
+    from games.views.lobby import ENDED_GAMES_SHOWN
 
     reader, *others = new_players("reader", 1) + new_players("other", 7)
     # The Piratz table: four players, about the middle of a game (123 moves on average).
@@ -141,6 +143,7 @@ def build(rng: random.Random, args) -> dict:
         actions.do_create_game(host, [host.email, reader.email, others[(number + 1) % 7].email])
     finished = Game.objects.filter(seats__user=reader, status="finished").count()
     running = Game.objects.filter(seats__user=reader, status="active").count()
+    shown = min(finished, ENDED_GAMES_SHOWN)
     return {
         "piratz": (f"/games/{piratz.id}/", reader, f"move {piratz.version}, round {piratz.round}"),
         "rattenscharf": (
@@ -151,8 +154,10 @@ def build(rng: random.Random, args) -> dict:
         "my-games": (
             "/games/",
             reader,
-            f"{running} running, {finished} finished, {args.invited} invitations",
+            f"{running} running, {finished} finished ({shown} shown), {args.invited} invitations",
         ),
+        # The same list with every ended game ("Show … older ended games").
+        "my-games-all": ("/games/?ended=all", reader, f"{finished} finished shown"),
     }
 
 

@@ -35,6 +35,11 @@ from games.templatetags.player_links import player_link
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
+# Ended games (finished, cancelled, aborted) the list shows at first, newest first; the
+# rest wait behind a link (?ended=all). The games to play come first and stay in full.
+ENDED_GAMES_SHOWN = 10
+# The list's groups (``_my_games``' ``group``), in its order.
+_RUNNING, _INVITED, _ENDED = 1, 2, 3
 
 
 def _all_bot_levels() -> list[str]:
@@ -280,15 +285,24 @@ def _my_games(user):
                 output_field=IntegerField(),
             ),
             group=Case(
-                When(status=GameStatus.ACTIVE, then=Value(1)),
-                When(status=GameStatus.INVITED, then=Value(2)),
-                default=Value(3),
+                When(status=GameStatus.ACTIVE, then=Value(_RUNNING)),
+                When(status=GameStatus.INVITED, then=Value(_INVITED)),
+                default=Value(_ENDED),
                 output_field=IntegerField(),
             ),
         )
         .order_by("-waiting_for_me", "group", F("deadline").asc(nulls_last=True), "-created_at")
     )
     return list(games[:MY_GAMES_LIMIT])
+
+
+def _shown_games(listed: list[Game], *, every_ended: bool) -> tuple[list[Game], int]:
+    """The games My games shows of ``listed`` (``_my_games``' order), and how many ended
+    games it leaves out: the newest ``ENDED_GAMES_SHOWN`` ended games unless
+    ``every_ended``. Ended games come last, so the ones left out are the list's tail."""
+    ended = sum(1 for game in listed if game.group == _ENDED)
+    hidden = 0 if every_ended else max(0, ended - ENDED_GAMES_SHOWN)
+    return listed[: len(listed) - hidden], hidden
 
 
 def _row_links(game: Game) -> dict[str, str]:
@@ -419,8 +433,9 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     zone = settings_for(request.user).zone
     # The same few people sit at many of the listed games: each link is made once.
     link_to = functools.cache(player_link)
+    shown, ended_hidden = _shown_games(listed, every_ended=request.GET.get("ended") == "all")
     rows = []
-    for game in listed:
+    for game in shown:
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
         names = describe.Names(
             [s.public_name for s in seats],
@@ -463,6 +478,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     offered = games_offered()
     context = {
         "rows": rows,
+        "ended_hidden": ended_hidden,
         "form": form,
         "games_offered": offered,
         "partners": partners,

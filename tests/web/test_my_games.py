@@ -324,3 +324,38 @@ def test_the_forms_suggestions_found_in_the_list_are_the_queries(anna, bert, car
     assert [(g.game.id, g.names) for g in groups] == [
         (g.game.id, g.names) for g in players.recent_groups(anna)
     ]
+
+
+def test_older_ended_games_wait_behind_a_link(anna, bert, client_of):
+    from datetime import timedelta
+
+    from games.views.lobby import ENDED_GAMES_SHOWN
+
+    running = start_game([anna, bert], seed=3)
+    ended = [start_game([anna, bert], seed=4 + n) for n in range(ENDED_GAMES_SHOWN + 2)]
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    for day, game in enumerate(ended):  # the first ones are the oldest
+        Game.objects.filter(id=game.id).update(
+            status="finished",
+            result={"winners": [0]},
+            deadline=None,  # as the game's end leaves it
+            created_at=start + timedelta(days=day),
+        )
+    client = client_of(anna)
+    body = client.get("/games/").content.decode()
+    shown = game_order(body)
+    assert shown == [str(running.id)] + [str(g.id) for g in reversed(ended[2:])]
+    assert '<a href="?ended=all" data-more-ended>Show 2 older ended games</a>' in body
+    every = client.get("/games/?ended=all").content.decode()
+    assert game_order(every) == [str(running.id)] + [str(g.id) for g in reversed(ended)]
+    assert "data-more-ended" not in every
+    client.cookies["django_language"] = "de"
+    assert "2 ältere beendete Spiele zeigen" in client.get("/games/").content.decode()
+
+
+def test_no_link_while_every_ended_game_is_shown(anna, bert, client_of):
+    game = start_game([anna, bert], seed=3)
+    Game.objects.filter(id=game.id).update(status="finished", result={"winners": [0]})
+    body = client_of(anna).get("/games/").content.decode()
+    assert game_order(body) == [str(game.id)]
+    assert "data-more-ended" not in body
