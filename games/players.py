@@ -10,6 +10,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db.models import Exists, Max, OuterRef, Q
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from accounts.models import User
 from games.catalogue import kinds, rules_for
@@ -20,6 +23,20 @@ from games.models import Actor, Game, GameStatus, Move, Seat
 _STARTED = (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABORTED)
 # The newest started games ``recent_groups`` looks through for groups.
 RECENT_GAMES = 50
+
+
+def player_link(person: User | None) -> SafeString:
+    """``person``'s public name as a link to ``/people/<public id>/``; only the name (never
+    a link) once they deleted their account; nothing for no person.
+
+    Every page that names people links them through here (``{% player_link %}`` in the
+    templates), so every link uses the address that stays theirs (``User.public_id``)."""
+    if person is None:
+        return format_html("")
+    if person.erased_at is not None:
+        return format_html("{}", person.public_name)
+    url = reverse("games:player", args=[person.public_id])
+    return format_html('<a href="{}">{}</a>', url, person.public_name)
 
 
 def player_named(name: str) -> User | None:

@@ -31,7 +31,6 @@ from games.forms import ClockFields
 from games.models import Game, GameStatus
 from games.movelog import log_to_describe, moves_at_version
 from games.replay import ReplayRequest, any_game_page
-from games.templatetags.player_links import player_link
 
 # More than anyone plays at once; older finished games stay reachable by their links.
 MY_GAMES_LIMIT = 100
@@ -296,7 +295,7 @@ def _my_games(user):
     return list(games[:MY_GAMES_LIMIT])
 
 
-def _shown_games(listed: list[Game], *, every_ended: bool) -> tuple[list[Game], int]:
+def _shown_games(listed: list, *, every_ended: bool) -> tuple[list, int]:
     """The games My games shows of ``listed`` (``_my_games``' order), and how many ended
     games it leaves out: the newest ``ENDED_GAMES_SHOWN`` ended games unless
     ``every_ended``. Ended games come last, so the ones left out are the list's tail."""
@@ -432,7 +431,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
         status = 400
     zone = settings_for(request.user).zone
     # The same few people sit at many of the listed games: each link is made once.
-    link_to = functools.cache(player_link)
+    link_to = functools.cache(players.player_link)
     shown, ended_hidden = _shown_games(listed, every_ended=request.GET.get("ended") == "all")
     rows = []
     for game in shown:
