@@ -13,7 +13,10 @@ import random
 import statistics
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import time_machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piratz_site.settings_test")
@@ -30,6 +33,8 @@ from accounts.models import User  # noqa: E402
 from games.models import Game, GameStatus  # noqa: E402
 from ratings import service, skill  # noqa: E402
 from tests.factories import start_game  # noqa: E402
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def percentile(values, fraction):
@@ -62,7 +67,10 @@ def main(argv=None):
         update, model, queries = [], [], []
         for _ in range(args.games):
             seated = rng.sample(people, args.players)
-            game = start_game(seated)
+            # A day a game: the hosts' daily invitation limits (games.invitation_limits)
+            # would refuse the 17th game a host creates in one day.
+            with time_machine.travel(START + timedelta(days=len(update)), tick=False):
+                game = start_game(seated)
             scores = [rng.randrange(0, 20) for _ in seated]
             best = max(scores)
             outcome = {

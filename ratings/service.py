@@ -100,7 +100,10 @@ def rate_game(game: Game) -> list[RatingChange]:
                 at=at,
             )
         )
-    Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "games", "updated_at"])
+    # A save a row, not bulk_update(): its CASE WHEN per field and row cost the move that
+    # ends a game a fifth of its time to compile (decision 0009), for 2-4 locked rows.
+    for row in rows.values():
+        row.save(update_fields=["mu", "sigma", "games", "updated_at"])
     return RatingChange.objects.bulk_create(changes)
 
 
