@@ -309,13 +309,15 @@ def _row_links(game: Game) -> dict[str, str]:
     move was played), its rematch's table, or the form that asks for one (a finished or
     aborted game without a rematch). Made in the view: the template's ``{% url %}`` costs
     several times as much a link, and a list shows dozens (issue 36's goal for My games)."""
-    ended = game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+    # Played to an end (not cancelled, unlike the list's ``_ENDED`` group): what
+    # ``do_rematch`` follows.
+    played = game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
     return {
         "url": reverse("games:game", args=[game.id]),
         "replay_url": reverse("games:replay", args=[game.id]) if game.version else "",
         "rematch_url": reverse("games:game", args=[game.rematch_id]) if game.rematch_id else "",
         "play_again_url": (
-            reverse("games:rematch", args=[game.id]) if ended and not game.rematch_id else ""
+            reverse("games:rematch", args=[game.id]) if played and not game.rematch_id else ""
         ),
     }
 
