@@ -4,7 +4,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import connections, router
-from django.db.models import DateTimeField
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
@@ -52,7 +51,7 @@ def key_holder(key: str) -> tuple[User, ApiKeyUse, bool] | None:
     )
     recorded_since = timezone.now() - _LAST_USED_RESOLUTION
     params = [
-        DateTimeField().get_db_prep_value(recorded_since, connection),
+        ApiToken._meta.get_field("last_used_at").get_db_prep_value(recorded_since, connection),
         ApiToken.hash_key(key),
     ]
     found = list(User.objects.raw(query, params, using=connection.alias))

@@ -253,9 +253,31 @@ class Game(models.Model):
         of the rules' ``OPTIONS`` with this game's value (Piratz: ``blind``)."""
         return {name: getattr(self, name) for name in self.rules.OPTIONS}
 
+    # The engine state last loaded or stored, with the ``state`` value it stands for.
+    _engine_state: tuple[dict, object] | None = None
+
     def load_state(self):
-        """The engine state, or None before the game starts."""
-        return None if self.state is None else self.rules.load(self.state)
+        """The engine state, or None before the game starts.
+
+        Loaded once for each value of ``state``: a move's answer and its turn email read
+        the state the move made (``store_state``) instead of checking and rebuilding it
+        from JSON again (a Piratz load is ten times its ``apply``). Engine states are
+        never changed in place (docs/api.md "The engine's entry points"), and a new value
+        of ``state`` (assigned, or read again by ``refresh_from_db``) is loaded anew.
+        """
+        if self.state is None:
+            return None
+        if self._engine_state is not None and self._engine_state[0] is self.state:
+            return self._engine_state[1]
+        state = self.rules.load(self.state)
+        self._engine_state = (self.state, state)
+        return state
+
+    def store_state(self, state) -> None:
+        """Set ``state`` to the engine state ``state`` dumped, and keep ``state`` for
+        ``load_state`` (not saved: the caller saves the row)."""
+        self.state = self.rules.dump(state)
+        self._engine_state = (self.state, state)
 
     def table_view(self, seat: int | None) -> dict | None:
         """The table as ``seat`` may see it (None: a spectator); None before the game starts.

@@ -57,7 +57,7 @@ class RunningVacationEnd(Expression):
         def column(name: str) -> str:
             return sql.column(Vacation, name, connection)
 
-        now = DateTimeField().get_db_prep_value(timezone.now(), connection)
+        now = Vacation._meta.get_field("ends_at").get_db_prep_value(timezone.now(), connection)
         query = (
             f"(SELECT {column('ends_at')} FROM {sql.table(Vacation, connection)}"
             f" WHERE {column('user')} = {user_sql}"

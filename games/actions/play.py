@@ -250,7 +250,7 @@ def _apply(
     transaction that locked the game row.
     """
     rules = game.rules
-    before = rules.load(game.state)
+    before = game.load_state()
     try:
         after = rules.apply(before, seat, action)
     except rules.IllegalAction as error:
@@ -276,7 +276,7 @@ def _apply(
     if after_move is not None:
         after_move(game, move, effects)
 
-    game.state = rules.dump(after)
+    game.store_state(after)
     game.version += 1
     game.round = rules.round_number(after)
     if rules.is_finished(after):
