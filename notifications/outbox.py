@@ -18,6 +18,7 @@ from django.utils import timezone
 
 import audit.log
 from audit.models import AuditAction
+from core import sql
 from core.cache_outage import CacheUnavailable, redis_or_unavailable
 from core.tasks import task_named
 
@@ -95,7 +96,7 @@ def queue_email(
         subject = body_text = body_html = ""  # rendered by the worker sending it
     stored_check = None if send_check is None else send_checks.to_json(send_check)
     now = timezone.now()
-    email = OutboundEmail.objects.create(
+    email = OutboundEmail(
         to=to,
         subject=subject,
         body_text=body_text,
@@ -108,6 +109,9 @@ def queue_email(
         headers=dict(headers or {}),
         send_check=stored_check,
     )
+    # In SQL written out (core.sql): a turn's email is one of a move's writes, and the
+    # ORM compiled its INSERT afresh each time (decision 0009).
+    sql.insert(email)
     if email.send_after <= now:
         # A held-back email is not scheduled now: its task would only find it not yet due.
         _schedule_send([email.id])
