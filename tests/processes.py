@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -146,6 +147,21 @@ def service_env(*, broker_url: str, smtp_port: int, **extra: str) -> dict[str, s
         **extra,
     )
     return env
+
+
+def create_cache_table(env: dict[str, str]) -> None:
+    """The database cache's table, for processes of ``env`` (``service_env``) that keep
+    their cache in the database (no ``CACHE_URL``), as ``make run`` does.
+
+    The tests' own settings keep their cache in memory, so the test database is migrated
+    without that table; a worker would fail each email whose send check reads the cache
+    (whether the player is at the table), or only pass when an earlier test happened to
+    make the table. Leaves a table that exists alone.
+    """
+    subprocess.run(
+        [sys.executable, "manage.py", "createcachetable"],
+        cwd=ROOT, env=env, check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
 
 
 class CeleryProcess:

@@ -10,8 +10,6 @@ import http.client
 import json
 import random
 import socket
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,8 +17,14 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 from notifications.models import OutboundEmail
-from tests.processes import CeleryProcess, SmtpSink, service_env, stop_together
-from tests.servers import HOST, LOG_TAIL_CHARS, ROOT, Gunicorn, RedisServer
+from tests.processes import (
+    CeleryProcess,
+    SmtpSink,
+    create_cache_table,
+    service_env,
+    stop_together,
+)
+from tests.servers import HOST, LOG_TAIL_CHARS, Gunicorn, RedisServer
 
 REQUEST_TIMEOUT = 30
 # A stack at its end: seconds for its processes to shut down warmly before they are killed.
@@ -166,12 +170,8 @@ class Stack:
             **env_extra,
         )
         self.processes: list[CeleryProcess] = []
-        # Without counters_on_redis the cache is a table in the database; the test
-        # database has no such table yet.
-        subprocess.run(
-            [sys.executable, "manage.py", "createcachetable"],
-            cwd=ROOT, env=self.env, check=True, capture_output=True, timeout=60,
-        )  # fmt: skip
+        # Without counters_on_redis the cache is a table in the database.
+        create_cache_table(self.env)
         self.web = (
             Gunicorn(self.env, workers=2, threads=gunicorn_threads, worker_class="gthread")
             if gunicorn_threads

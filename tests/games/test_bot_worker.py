@@ -13,7 +13,14 @@ from django.db import connection
 
 from games import actions
 from games.models import Actor, Game, GameStatus, Move
-from tests.processes import CeleryProcess, SmtpSink, celery_app_on, service_env, wait_until
+from tests.processes import (
+    CeleryProcess,
+    SmtpSink,
+    celery_app_on,
+    create_cache_table,
+    service_env,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -31,6 +38,7 @@ def worker(redis_url, tmp_path):
     broker.flushdb()
     sink = SmtpSink().start()
     env = service_env(broker_url=redis_url, smtp_port=sink.port, BOT_MOVE_DELAY_SECONDS="0")
+    create_cache_table(env)
     process = CeleryProcess.worker("bots", env, tmp_path).start()
     try:
         process.wait_ready()

@@ -23,6 +23,7 @@ from tests.processes import (
     CeleryProcess,
     SmtpSink,
     clone_games,
+    create_cache_table,
     service_env,
     stop_together,
     wait_until,
@@ -47,6 +48,7 @@ def machinery(redis_url, tmp_path):
     broker.flushdb()  # a queue left by an aborted run would name rows of another test
     sink = SmtpSink().start()
     env = service_env(broker_url=redis_url, smtp_port=sink.port)
+    create_cache_table(env)
     started: list[CeleryProcess] = []
 
     def start(kind: str, name: str, **options) -> CeleryProcess:
