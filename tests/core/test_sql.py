@@ -105,3 +105,17 @@ def test_insert_breaking_a_constraint_is_djangos_integrity_error(game):
     sql.insert(move())
     with pytest.raises(IntegrityError), transaction.atomic():
         sql.insert(move())  # the game's move number 1 again (move_unique_number)
+
+
+@pytest.mark.parametrize(
+    "model_path", ["games.models.Game", "games.models.Move", "notifications.models.OutboundEmail"]
+)
+def test_nothing_listens_for_the_saves_of_the_rows_a_move_writes_by_hand(model_path):
+    """A move writes these rows by ``sql.insert`` and ``sql.update``, which send no save
+    signals (decision 0009): a receiver connected for them would miss every move."""
+    from django.db.models.signals import post_save, pre_save
+    from django.utils.module_loading import import_string
+
+    model = import_string(model_path)
+    assert not pre_save.has_listeners(model)
+    assert not post_save.has_listeners(model)
