@@ -858,7 +858,7 @@ def main(argv=None) -> int:
         type=Path,
         help="also write the project moves' figures to this file as one JSON object "
         "(moves_per_s, p50_ms, p99_ms, server and PostgreSQL CPU ms per move: the peer's "
-        "load.js keys)",
+        "load.js keys; with a bare phase also its floor and the requests per move)",
     )
     parser.add_argument(
         "--cache-url",
@@ -1080,12 +1080,26 @@ def print_totals(label: str, totals: Totals) -> None:
     )
 
 
-def figures(totals: Totals) -> dict:
+def figures(totals: Totals, floor: Totals | None = None) -> dict:
     """The project moves' figures under the keys of the peer's ``load.js`` result, so that
     ``bench/versus_peer.py`` reads both alike. A move's latency is its POST's, as the
-    peer's is the move's send until its answer; CPU is per move, its GETs included."""
+    peer's is the move's send until its answer; CPU is per move, its GETs included.
+
+    With ``floor`` (the bare phases' totals), also ``"floor"``: the bare write's rate and
+    CPU, what every request of the stack pays, and ``"requests_per_move"`` (the POST and
+    its share of the next players' GETs)."""
     moves = max(totals.moves, 1)
     posts_ms = [seconds * 1000 for seconds in totals.posts]
+    extra = {}
+    if floor is not None and floor.moves:
+        extra = {
+            "requests_per_move": (len(totals.posts) + len(totals.gets)) / moves,
+            "floor": {
+                "writes_per_s": floor.rate,
+                "server_cpu_ms": floor.server_cpu / floor.moves * 1000,
+                "postgres_cpu_ms": floor.postgres_cpu / floor.moves * 1000,
+            },
+        }
     return {
         "system": "service",
         "moves": totals.moves,
@@ -1097,6 +1111,7 @@ def figures(totals: Totals) -> dict:
         "postgres_cpu_ms_per_move": totals.postgres_cpu / moves * 1000,
         "errors": dict(totals.errors),
         "load_after": list(os.getloadavg()),
+        **extra,
     }
 
 
@@ -1228,7 +1243,7 @@ def run(args, url, name, server_version, started, deadline) -> int:
         )
     print_in_process(report)
     if args.json_out:
-        args.json_out.write_text(json.dumps(figures(mine), indent=1) + "\n")
+        args.json_out.write_text(json.dumps(figures(mine, floor), indent=1) + "\n")
     errors = mine.errors + floor.errors
     if errors:
         print(f"\ngunicorn log (tail):\n{server.log_tail()}")

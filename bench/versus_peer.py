@@ -4,7 +4,9 @@
 by its package-lock.json) when missing, then runs PAIRS pairs, each the peer's run then the
 service's run (``bench/api.py``, one project phase) under the same load (8 clients, one
 4-seat game each, 5 s warm-up, 20 s measured, PostgreSQL on 127.0.0.1:5432), and prints
-both systems' figures per pair, their medians and the service's ratio to the peer. The peer
+both systems' figures per pair, their medians and the service's ratio to the peer; then
+the service's floor (a bare write, measured after each service run) and the best a move
+could do at it. The peer
 plays our engine's own deck (``games/kinds/piratz/rules/deck.json``). See BENCHMARKS.md,
 "The service against boardgame.io". Numbers mean something only on a quiet machine.
 """
@@ -87,6 +89,42 @@ def comparison_table(peer_runs: list[dict], service_runs: list[dict]) -> str:
             cells.append("-")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def floor_lines(peer_runs: list[dict], service_runs: list[dict]) -> list[str]:
+    """What the service's stack costs a request (its bare write, run beside each service
+    run), and what that leaves a move of it at best against the peer's medians; empty
+    when no service run measured it.
+
+    A move is ``requests_per_move`` requests (the POST and its share of the next players'
+    GETs); were the move's own work free, each would still cost about a bare write, so a
+    move could make at most ``floor rate / requests`` a second and cost at least
+    ``requests x floor CPU``: the bound no cut of the move's own work passes.
+    """
+    measured = [run for run in service_runs if run.get("floor")]
+    if not measured or not peer_runs:
+        return []
+
+    def median(values) -> float:
+        return statistics.median(values)
+
+    rate = median([run["floor"]["writes_per_s"] for run in measured])
+    server = median([run["floor"]["server_cpu_ms"] for run in measured])
+    postgres = median([run["floor"]["postgres_cpu_ms"] for run in measured])
+    requests = median([run["requests_per_move"] for run in measured])
+    peer_moves = median([run["moves_per_s"] for run in peer_runs])
+    peer_cpu = median(
+        [run["server_cpu_ms_per_move"] + run["postgres_cpu_ms_per_move"] for run in peer_runs]
+    )
+    best_moves, least_cpu = rate / requests, (server + postgres) * requests
+    return [
+        f"the service's floor, a bare write (one authenticated POST that locks and updates a "
+        f"row, nothing else; median of {len(measured)}): {rate:.1f} writes/s, CPU "
+        f"{server:.1f} + {postgres:.1f} ms (server + PostgreSQL)",
+        f"a move is {requests:.2f} requests: at the floor it would make at most "
+        f"{best_moves:.1f} moves/s ({best_moves / peer_moves:.2f}x the peer's) and cost at "
+        f"least {least_cpu:.1f} ms of CPU ({least_cpu / peer_cpu:.2f}x the peer's)",
+    ]
 
 
 # --- Running the two systems ------------------------------------------------------------------
@@ -193,11 +231,12 @@ def run_peer(server_url: str, port: int, database: str, seconds: float, timeout:
 def run_service(
     server_url: str, database: str, cache_url: str, seconds: float, timeout: float
 ) -> dict:
-    """One run of ``bench/api.py`` (one project phase, no bare phase): its figures."""
+    """One run of ``bench/api.py``: its figures. The project phase is what the pair
+    compares; a bare phase after it measures the stack's floor (``floor_lines``)."""
     with tempfile.TemporaryDirectory(prefix="versus-service-") as work:
         out = Path(work) / "service.json"
         command = [
-            sys.executable, str(ROOT / "bench" / "api.py"), "--rounds", "0",
+            sys.executable, str(ROOT / "bench" / "api.py"), "--rounds", "1",
             "--warmup-seconds", str(WARMUP_SECONDS), "--phase-seconds", str(seconds),
             "--concurrency", str(CONCURRENCY), "--players", str(PLAYERS), "--games", "60",
             "--database-url", f"{server_url.rstrip('/')}/{database}",
@@ -262,6 +301,8 @@ def main(argv=None) -> int:
         args.out.write_text(json.dumps({"peer": peer_runs, "service": service_runs}, indent=1))
     print(f"\n{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end\n")
     print(comparison_table(peer_runs, service_runs))
+    for line in floor_lines(peer_runs, service_runs):
+        print(f"\n{line}")
     return 0
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.versus_peer import ENGINE_DECK, PEER, comparison_table
+from bench.versus_peer import ENGINE_DECK, PEER, comparison_table, floor_lines
 from games.kinds.piratz.rules.deck import TREASURES, validate_deck
 
 
@@ -76,3 +76,20 @@ def test_the_peers_packages_are_pinned_exactly():
     assert package["dependencies"] == {"boardgame.io": "0.50.2", "bgio-postgres": "1.0.16"}
     assert lock["packages"]["node_modules/boardgame.io"]["version"] == "0.50.2"
     assert lock["packages"]["node_modules/bgio-postgres"]["version"] == "1.0.16"
+
+
+def test_the_floor_says_what_a_move_could_do_at_best_at_the_stacks_cost_per_request():
+    peer = [run(400, 17, 40, 2.3, 1.1), run(420, 17, 38, 2.3, 1.1)]
+    bare = {"writes_per_s": 540.0, "server_cpu_ms": 2.6, "postgres_cpu_ms": 0.5}
+    floored = {"requests_per_move": 1.5, "floor": bare}
+    service = [{**run(170, 28, 67, 8.6, 1.2), **floored}, run(187, 27, 63, 8.0, 1.1)]
+    floor, move = floor_lines(peer, service)
+    assert "540.0 writes/s, CPU 2.6 + 0.5 ms" in floor
+    assert "median of 1" in floor
+    # 540 / 1.5 = 360 moves/s against the peer's 410; 3.1 ms x 1.5 = 4.65 against 3.4.
+    assert "at most 360.0 moves/s (0.88x the peer's)" in move
+    assert "at least 4.7 ms of CPU (1.37x the peer's)" in move
+
+
+def test_no_floor_is_said_when_no_service_run_measured_it():
+    assert floor_lines([run(400, 17, 40, 2.3, 1.1)], [run(170, 28, 67, 8.6, 1.2)]) == []
