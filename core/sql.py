@@ -1,5 +1,5 @@
 """SQL written out by hand: a model's table and its fields' columns, quoted for one
-database connection, and the two writes of a move (``update``, ``insert``).
+database connection, and the writes of a move's rows (``insert``, ``update``).
 
 The ORM names these itself; the few reads and writes that write their SQL out, because
 the ORM's compiling of them was a large share of a move (decision 0009), take the names
