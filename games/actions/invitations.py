@@ -398,7 +398,7 @@ def _start(game: Game, now: datetime) -> None:
         state = rules.new_game(players, seed=None, **game.rules_options())
     else:
         state = rules.new_game(players, key=key, **game.rules_options())
-    game.state = rules.dump(state)
+    game.store_state(state)  # its emails below read this state, not its JSON again
     game.status = GameStatus.ACTIVE
     game.version = 0
     game.current_seat = rules.current_seat(state)

@@ -72,3 +72,12 @@ def test_a_new_value_of_state_is_loaded_anew(loads):
     assert after is not before
     assert piratz.dump(after) == game.state
     assert len(after.face_up) == len(before.face_up) + 1
+
+
+def test_the_start_deals_a_state_its_emails_read_without_loading_it(loads):
+    anna, ben = make_user("anna@example.com"), make_user("ben@example.com")
+    game = actions.do_create_game(anna, [anna.email, ben.email])
+    actions.do_accept_invitation(game.id, ben)  # the last seat: the game starts
+    # Its "game started" emails and the first turn's email showed the dealt table.
+    assert OutboundEmail.objects.filter(to=ben.email).count() >= 1
+    assert loads == []
