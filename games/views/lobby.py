@@ -438,8 +438,9 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     rows = []
     for game in shown:
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
+        public_names = [s.public_name for s in seats]
         names = describe.Names(
-            [s.public_name for s in seats],
+            public_names,
             game.my_seat,
             [seat_names.person_name(s) for s in seats],
         )
@@ -455,7 +456,7 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
                 # The row's sentences are made here, not by {% blocktranslate %} in the
                 # loop: a few times cheaper each, the same words (issue 36's goal).
                 "title": _("%(game)s with %(players)s")
-                % {"game": game.rules.NAME, "players": ", ".join(s.public_name for s in seats)},
+                % {"game": game.rules.NAME, "players": ", ".join(public_names)},
                 # The other people at it, each a link to their player page (player_link: a
                 # deleted account's name is no link), made once a page for each person.
                 "people": [
