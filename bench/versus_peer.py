@@ -105,15 +105,12 @@ def floor_lines(peer_runs: list[dict], service_runs: list[dict]) -> list[str]:
     if not measured or not peer_runs:
         return []
 
-    def median(values) -> float:
-        return statistics.median(values)
-
-    rate = median([run["floor"]["writes_per_s"] for run in measured])
-    server = median([run["floor"]["server_cpu_ms"] for run in measured])
-    postgres = median([run["floor"]["postgres_cpu_ms"] for run in measured])
-    requests = median([run["requests_per_move"] for run in measured])
-    peer_moves = median([run["moves_per_s"] for run in peer_runs])
-    peer_cpu = median(
+    rate = statistics.median([run["floor"]["writes_per_s"] for run in measured])
+    server = statistics.median([run["floor"]["server_cpu_ms"] for run in measured])
+    postgres = statistics.median([run["floor"]["postgres_cpu_ms"] for run in measured])
+    requests = statistics.median([run["requests_per_move"] for run in measured])
+    peer_moves = statistics.median([run["moves_per_s"] for run in peer_runs])
+    peer_cpu = statistics.median(
         [run["server_cpu_ms_per_move"] + run["postgres_cpu_ms_per_move"] for run in peer_runs]
     )
     best_moves, least_cpu = rate / requests, (server + postgres) * requests
