@@ -11,7 +11,7 @@ from accounts.models import Vacation
 from accounts.preferences import vacations_between
 from core.errors import ServiceError
 from games import queries
-from games.models import Game
+from games.models import Game, Seat
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +72,29 @@ def test_seats_in_order_reuses_the_seats_read_with_the_game_else_reads_them_once
         assert [s.user.email for s in seats] == [s.user.email for s in game.seats.all()]
     with django_assert_num_queries(0):
         queries.seats_in_order(bare)
+
+
+def test_every_seats_read_comes_in_seat_order_whatever_order_the_rows_are_stored_in(
+    two_games, carla
+):
+    """The reads sort in Python, not by ORDER BY (SeatsSortedHere, decision 0009)."""
+    game = two_games[0]
+    # Seats 0 and 2 swap holders by renumbering, so the rows' stored order is no longer
+    # the seats' (SQLite returns them by rowid, PostgreSQL by where the new versions went).
+    first, last = Seat.objects.get(game=game, seat=0), Seat.objects.get(game=game, seat=2)
+    Seat.objects.filter(id=first.id).update(seat=9)
+    Seat.objects.filter(id=last.id).update(seat=0)
+    Seat.objects.filter(id=first.id).update(seat=2)
+    stored = [seat.seat for seat in Seat.objects.filter(game=game).order_by()]
+    assert stored != [0, 1, 2], "the premise: unordered, the database gives another order"
+    for seats in (queries.SEAT_ROWS, queries.SEATS_TO_SHOW, queries.SEATS_WITH_USERS):
+        read = queries.game_with_seats(game.id, seats=seats)
+        assert [seat.seat for seat in read.seats.all()] == [0, 1, 2], seats.queryset.query
+    for listed in queries.games_of(carla, seats=queries.SEATS_WITH_PEOPLE):
+        assert [seat.seat for seat in listed.seats.all()] == sorted(
+            seat.seat for seat in listed.seats.all()
+        )
+    assert [seat.seat for seat in queries.seats_in_order(Game.objects.get(id=game.id))] == [0, 1, 2]
 
 
 def test_a_running_vacation_is_read_when_the_query_runs(two_games, bert, time_machine):
