@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -24,8 +23,8 @@ from icalendar import Alarm, Calendar, Event
 from accounts.languages import language_of
 from accounts.models import User
 from accounts.preferences import settings_for
-from games.models import Game, Seat
-from games.queries import games_waiting_on
+from games.models import Game
+from games.queries import SEATS_WITH_PEOPLE, games_waiting_on
 
 from .models import CalendarFeed
 
@@ -129,11 +128,10 @@ def poll(feed: CalendarFeed, now: datetime) -> FeedAnswer:
 def games_in_feed(user: User) -> list[Game]:
     """The games with an event in ``user``'s feed: their own turn, the clock running; by
     deadline, with their seats (and those seats' people) in seat order."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
     return list(
         Game.objects.filter(pk__in=games_waiting_on(user).values("pk"))
         .filter(paused_at__isnull=True, deadline__isnull=False)
-        .prefetch_related(seats)
+        .prefetch_related(SEATS_WITH_PEOPLE)
         .order_by("deadline", "id")
     )
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from games import queries
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus
 
 # A public game can be watched once it has begun (before, its table holds nobody's cards
 # and its invitees have not agreed to be seen), and after it ended, for its replay.
@@ -93,4 +93,4 @@ def public_games(*, kind: str | None = None, ended: bool = False) -> QuerySet[Ga
         games = games.filter(status=GameStatus.ACTIVE).order_by("-updated_at", "-id")
     if kind is not None:
         games = games.filter(game=kind)
-    return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return games.prefetch_related(queries.SEATS_WITH_PEOPLE)
