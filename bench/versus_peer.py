@@ -99,7 +99,9 @@ def floor_lines(peer_runs: list[dict], service_runs: list[dict]) -> list[str]:
     A move is ``requests_per_move`` requests (the POST and its share of the next players'
     GETs); were the move's own work free, each would still cost about a bare write, so a
     move could make at most ``floor rate / requests`` a second and cost at least
-    ``requests x floor CPU``: the bound no cut of the move's own work passes.
+    ``requests x floor CPU``: the bound no cut of the move's own work passes. The last
+    line is the same bound for a move of one request, as the peer's is (it pushes each
+    player's view; here the next player asks for theirs, decision 0009).
     """
     measured = [run for run in service_runs if run.get("floor")]
     if not measured or not peer_runs:
@@ -115,12 +117,15 @@ def floor_lines(peer_runs: list[dict], service_runs: list[dict]) -> list[str]:
     )
     best_moves, least_cpu = rate / requests, (server + postgres) * requests
     return [
-        f"the service's floor, a bare write (one authenticated POST that locks and updates a "
-        f"row, nothing else; median of {len(measured)}): {rate:.1f} writes/s, CPU "
-        f"{server:.1f} + {postgres:.1f} ms (server + PostgreSQL)",
+        f"the service's floor, a bare write (one authenticated, throttled POST that locks and "
+        f"updates a row and inserts one, nothing else; median of {len(measured)}): "
+        f"{rate:.1f} writes/s, CPU {server:.1f} + {postgres:.1f} ms (server + PostgreSQL)",
         f"a move is {requests:.2f} requests: at the floor it would make at most "
         f"{best_moves:.1f} moves/s ({best_moves / peer_moves:.2f}x the peer's) and cost at "
         f"least {least_cpu:.1f} ms of CPU ({least_cpu / peer_cpu:.2f}x the peer's)",
+        f"a move of one request at the floor: at most {rate:.1f} moves/s "
+        f"({rate / peer_moves:.2f}x the peer's), at least {server + postgres:.1f} ms of CPU "
+        f"({(server + postgres) / peer_cpu:.2f}x the peer's)",
     ]
 
 

@@ -83,12 +83,15 @@ def test_the_floor_says_what_a_move_could_do_at_best_at_the_stacks_cost_per_requ
     bare = {"writes_per_s": 540.0, "server_cpu_ms": 2.6, "postgres_cpu_ms": 0.5}
     floored = {"requests_per_move": 1.5, "floor": bare}
     service = [{**run(170, 28, 67, 8.6, 1.2), **floored}, run(187, 27, 63, 8.0, 1.1)]
-    floor, move = floor_lines(peer, service)
+    floor, move, one_request = floor_lines(peer, service)
     assert "540.0 writes/s, CPU 2.6 + 0.5 ms" in floor
     assert "median of 1" in floor
     # 540 / 1.5 = 360 moves/s against the peer's 410; 3.1 ms x 1.5 = 4.65 against 3.4.
     assert "at most 360.0 moves/s (0.88x the peer's)" in move
     assert "at least 4.7 ms of CPU (1.37x the peer's)" in move
+    # A move of one request: 540 against 410 moves/s, 3.1 against 3.4 ms.
+    assert "at most 540.0 moves/s (1.32x the peer's)" in one_request
+    assert "at least 3.1 ms of CPU (0.91x the peer's)" in one_request
 
 
 def test_no_floor_is_said_when_no_service_run_measured_it():
