@@ -782,8 +782,7 @@ def print_in_process(report: InProcessReport) -> None:
         print(
             f"  CPU per write, interleaved (thread time): project move {project_cpu:.2f} ms "
             f"(POST {statistics.fmean(report.post_cpu) * 1000:.2f} ms + its share of GETs) vs "
-            f"bare {bare_cpu:.2f} ms: ratio {bare_cpu / project_cpu:.2f}x (the HTTP goal "
-            f"of 0.7x needs a move within {bare_cpu / 0.7:.2f} ms)"
+            f"bare {bare_cpu:.2f} ms: a move costs {project_cpu / bare_cpu:.2f} bare writes"
             + ("; cProfile slowed the moves down: run without --profile" if report.profiled else "")
         )
         print(
@@ -1234,10 +1233,11 @@ def run(args, url, name, server_version, started, deadline) -> int:
         floor_p99 = percentile(floor.posts, 99)
         ratio = mine.rate / floor.rate
         tail = mine_p99 / floor_p99
+        # Against the floor, not a goal: issue 36's goals are the peer's figures
+        # (make bench-peer), and the floor bounds what a move can reach (decision 0009).
         print(
-            f"\nratio: project moves/s = {ratio:.2f} x bare writes/s (goal >= 0.7: "
-            f"{'met' if ratio >= 0.7 else 'MISSED'}); move POST p99 = {tail:.2f} x bare "
-            f"p99 (goal <= 2: {'met' if tail <= 2 else 'MISSED'}); CPU per write: gunicorn "
+            f"\nagainst the floor: project moves/s = {ratio:.2f} x bare writes/s; move POST "
+            f"p99 = {tail:.2f} x bare p99; CPU per write: gunicorn "
             f"{mine.server_cpu / max(mine.moves, 1) * 1000:.1f} ms vs "
             f"{floor.server_cpu / floor.moves * 1000:.1f} ms"
         )

@@ -24,6 +24,19 @@ from accounts.authentication import ApiTokenAuthentication
 from core import sql
 from games.models import Actor, Game, Move
 
+# The log row's fields, in the order of the INSERT's values below.
+_MOVE_FIELDS = (
+    "game",
+    "number",
+    "round",
+    "seat",
+    "action",
+    "automatic",
+    "actor",
+    "actor_user",
+    "at",
+)
+
 
 @api_view(["POST"])
 @authentication_classes([ApiTokenAuthentication])
@@ -39,11 +52,7 @@ def bare_move(request, game_id):
     def column(model, name: str) -> str:  # unqualified, as SET and INSERT name them
         return connection.ops.quote_name(model._meta.get_field(name).column)
 
-    move_columns = ", ".join(
-        column(Move, name)
-        for name in ("game", "number", "round", "seat", "action", "automatic", "actor")
-        + ("actor_user", "at")
-    )
+    move_columns = ", ".join(column(Move, name) for name in _MOVE_FIELDS)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {column(Game, 'version')}, {column(Game, 'state')}, {column(Game, 'round')}"
