@@ -24,19 +24,6 @@ from accounts.authentication import ApiTokenAuthentication
 from core import sql
 from games.models import Actor, Game, Move
 
-# The log row's fields, in the order of the INSERT's values below.
-_MOVE_FIELDS = (
-    "game",
-    "number",
-    "round",
-    "seat",
-    "action",
-    "automatic",
-    "actor",
-    "actor_user",
-    "at",
-)
-
 
 @api_view(["POST"])
 @authentication_classes([ApiTokenAuthentication])
@@ -49,10 +36,9 @@ def bare_move(request, game_id):
     connection = connections[router.db_for_write(Game)]
     games = sql.table(Game, connection)
 
-    def column(model, name: str) -> str:  # unqualified, as SET and INSERT name them
+    def column(model, name: str) -> str:  # unqualified, as SET names them
         return connection.ops.quote_name(model._meta.get_field(name).column)
 
-    move_columns = ", ".join(column(Move, name) for name in _MOVE_FIELDS)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {column(Game, 'version')}, {column(Game, 'state')}, {column(Game, 'round')}"
@@ -70,17 +56,18 @@ def bare_move(request, game_id):
             f" WHERE {column(Game, 'id')} = %s",
             [current + 1, state, game_id],
         )
-        cursor.execute(
-            f"INSERT INTO {sql.table(Move, connection)} ({move_columns})"
-            " VALUES (%s, %s, %s, 0, %s, false, %s, %s, %s)",
-            [
-                game_id,
-                current + 1,
-                round_number or 1,
-                '{"action": "bare"}',
-                Actor.PLAYER,
-                request.user.pk,
-                timezone.now(),
-            ],
+        # The log row as the move writes its own (core.sql.insert: each field's own
+        # conversion, one INSERT).
+        sql.insert(
+            Move(
+                game_id=game_id,
+                number=current + 1,
+                round=round_number or 1,
+                seat=0,
+                action={"action": "bare"},
+                actor=Actor.PLAYER,
+                actor_user_id=request.user.pk,
+                at=timezone.now(),
+            )
         )
     return Response({"version": current + 1})
