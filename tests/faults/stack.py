@@ -147,16 +147,18 @@ class Stack:
         *,
         gunicorn_threads: int | None = 8,
         counters_on_redis: bool = True,
+        smtp_port: int | None = None,
         **env_extra: str,
     ):
         """``gunicorn_threads=None``: production's worker settings (``gunicorn.conf.py``).
         ``counters_on_redis``: the cache (throttle counters, the outbox's wake-up flag) on
         our Redis too, in a database of its own, as production keeps it; False: in a
-        database table, as ``make run`` keeps it."""
+        database table, as ``make run`` keeps it. ``smtp_port``: send through another SMTP
+        server on 127.0.0.1 than the stack's sink (which then receives nothing)."""
         self.tmp = tmp
         self.redis = RedisServer().start()
         self.sinks = [SmtpSink().start()]
-        self.smtp_port = self.sinks[0].port
+        self.smtp_port = smtp_port or self.sinks[0].port
         if counters_on_redis:
             env_extra["CACHE_URL"] = f"redis://{HOST}:{self.redis.port}/1"
         self.env = service_env(

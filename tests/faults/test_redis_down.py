@@ -5,6 +5,9 @@ the move; publishing its send task gives up quickly). Once Redis is back, empty 
 crash, the worker and beat reconnect and the outbox sweep delivers every queued email once.
 Run twice: with the throttle counters in the database, and on the same Redis as the
 broker, as production keeps them (the throttles then let requests through uncounted).
+
+And a worker that holds a task when Redis goes (its message not yet acknowledged) lives
+on and takes tasks again once Redis is back (Celery 5.7.0 alone dies there: decision 0010).
 """
 
 import time
@@ -15,6 +18,7 @@ from django.utils import timezone
 from games.models import Game
 from notifications.models import OutboundEmail
 from tests.faults.stack import Status
+from tests.processes import SilentSmtpServer
 from tests.servers import wait_until
 
 GAMES = 3
@@ -61,3 +65,46 @@ def test_moves_succeed_without_the_broker_and_its_emails_go_out_once_after(
     assert counts["expected"] == queued_while_down
     assert counts["delivered"] == counts["expected"]
     assert counts["missing"] == counts["duplicates"] == counts["others"] == 0
+
+
+def test_a_worker_holding_a_task_outlives_a_redis_restart(stack, table_of, two_player_games):
+    (game_id,) = two_player_games(1)
+    silent = SilentSmtpServer()  # a send waits on it (EMAIL_TIMEOUT): the task is held
+    try:
+        the_stack = stack(beat=False, smtp_port=silent.port)
+        (worker,) = the_stack.processes
+        table = table_of(the_stack)
+
+        play_until_an_email(table, game_id)
+        wait_until(lambda: silent.connections, 30, "the worker to hold a send task")
+        the_stack.redis.stop()
+        wait_until(
+            lambda: "Connection to broker lost" in worker.output(), 10, "the worker to notice"
+        )
+        the_stack.redis.start()
+        wait_until(
+            lambda: (
+                worker.output().count("Connected to redis") >= 2
+                or worker.process.poll() is not None
+            ),
+            60,
+            "the worker to reconnect or die",
+        )
+        assert worker.process.poll() is None, worker.output()[-3000:]
+
+        # It takes tasks again: the next email's send is tried (on the silent server too).
+        held = silent.connections
+        play_until_an_email(table, game_id)
+        wait_until(lambda: silent.connections > held, 30, "the worker to take a new task")
+    finally:
+        silent.close()
+
+
+def play_until_an_email(table, game_id, most: int = 20) -> None:
+    """Play moves until one queues an email (a turn may take several moves)."""
+    emails = OutboundEmail.objects.count()
+    for _ in range(most):
+        assert table.play_one(game_id).status == 200
+        if OutboundEmail.objects.count() > emails:
+            return
+    raise AssertionError(f"no email queued in {most} moves")
