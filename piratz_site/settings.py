@@ -315,9 +315,6 @@ OUTBOX_EAGER_SEND_ON_COMMIT = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Celery's consumer, kept alive when a lost broker connection does not close cleanly
-# while the worker holds a task (docs/decisions/0010).
-CELERY_WORKER_CONSUMER = "core.worker_consumer:Consumer"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A request whose broker is down must not hang on it: the outbox row is committed and the
 # every-minute sweep sends the email, so publishing retries only briefly.
