@@ -20,8 +20,8 @@ the worker reconnects as for any lost connection. Nothing is lost:
 - a Redis that restarted empty lost it anyway, and the sweeps redo what such a task did;
 - every task here acts once even if it runs twice.
 
-Everything else is kombu's. ``piratz_site.celery`` makes ``redis://`` URLs mean this
-transport.
+Everything else is kombu's. ``piratz_site.celery`` makes ``redis://`` and ``rediss://``
+URLs mean this transport.
 """
 
 from kombu.transport import TRANSPORT_ALIASES
@@ -54,6 +54,8 @@ class Transport(kombu_redis.Transport):
 
 
 def serve_redis_urls() -> None:
-    """Make ``redis://`` broker URLs use this transport in this process (kombu finds a URL's
-    transport by its scheme in ``TRANSPORT_ALIASES``, as ``core.file_broker`` does)."""
-    TRANSPORT_ALIASES["redis"] = f"{__name__}:Transport"
+    """Make ``redis://`` and ``rediss://`` (TLS) broker URLs use this transport in this
+    process (kombu finds a URL's transport by its scheme in ``TRANSPORT_ALIASES``, as
+    ``core.file_broker`` does)."""
+    for scheme in ("redis", "rediss"):
+        TRANSPORT_ALIASES[scheme] = f"{__name__}:Transport"

@@ -15,6 +15,8 @@ from core.redis_broker import Transport
 def test_redis_urls_use_the_project_transport(redis_url):
     with Connection(redis_url) as connection:
         assert isinstance(connection.transport, Transport)
+    # TLS too (nothing connects here: the transport is chosen by the URL's scheme).
+    assert isinstance(Connection("rediss://redis.example:6380/0").transport, Transport)
 
 
 def test_a_channel_of_a_collected_connection_fails_as_disconnected(redis_url):
